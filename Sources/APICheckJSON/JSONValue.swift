@@ -1,0 +1,112 @@
+/// A JSON value that keeps object members in document order and numbers as written.
+///
+/// Foundation's `JSONSerialization` loses both, and a stub's body must come out the way its
+/// author wrote it. Equality is structural; numbers compare by value (`1.0 == 1`).
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    /// The number's lexeme as it appeared in the source (always valid JSON number syntax).
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([JSONMember])
+
+    /// The member `key` of an object (the first, if repeated).
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// Resolves an RFC 6901 JSON Pointer (`""` is the whole value, `/a/0/b` walks down).
+    public func value(at pointer: String) -> JSONValue? {
+        guard !pointer.isEmpty else { return self }
+        guard pointer.hasPrefix("/") else { return nil }
+        var current = self
+        for rawToken in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            let token = Self.unescapePointerToken(rawToken)
+            switch current {
+            case .object(let members):
+                guard let member = members.first(where: { $0.key == token }) else { return nil }
+                current = member.value
+            case .array(let elements):
+                guard let index = Int(token), index >= 0, index < elements.count, String(index) == token else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// `~1` is `/` and `~0` is `~` (RFC 6901 §4), in that order.
+    private static func unescapePointerToken(_ token: Substring) -> String {
+        guard token.contains("~") else { return String(token) }
+        var result = ""
+        var iterator = token.makeIterator()
+        while let character = iterator.next() {
+            guard character == "~" else { result.append(character); continue }
+            switch iterator.next() {
+            case "1": result.append("/")
+            case "0": result.append("~")
+            case let other?: result.append("~"); result.append(other)
+            case nil: result.append("~")
+            }
+        }
+        return result
+    }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b || (Double(a) != nil && Double(a) == Double(b))
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .number(let lexeme): hasher.combine(Double(lexeme) ?? 0)
+        case .string(let value): hasher.combine(value)
+        case .array(let elements): hasher.combine(elements)
+        case .object(let members): hasher.combine(members)
+        }
+    }
+}
+
+/// One `"key": value` of an object.
+public struct JSONMember: Sendable, Hashable {
+    public var key: String
+    public var value: JSONValue
+
+    public init(_ key: String, _ value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .number(String(value)) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(nilLiteral: ()) { self = .null }
+
+    /// An object from members in the order given.
+    public static func object(_ members: KeyValuePairs<String, JSONValue>) -> JSONValue {
+        .object(members.map { JSONMember($0.key, $0.value) })
+    }
+
+    /// A number from a `Double`, written the shortest way that round-trips.
+    public static func number(_ value: Double) -> JSONValue {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return .number(String(Int64(value))) }
+        return .number(value.isFinite ? "\(value)" : "0")
+    }
+}

@@ -1,0 +1,84 @@
+/// Writes ``JSONValue``s: compact (what a server sends) or indented (what a person reads).
+public struct JSONWriter: Sendable {
+    public enum Style: Sendable {
+        /// No whitespace, like `JSON.stringify(value)`.
+        case compact
+        /// Two-space indentation, `"key": value`, one member per line.
+        case pretty
+    }
+
+    public var style: Style
+
+    public init(style: Style = .compact) {
+        self.style = style
+    }
+
+    public func string(_ value: JSONValue) -> String {
+        var output = ""
+        write(value, indent: 0, into: &output)
+        return output
+    }
+
+    public func bytes(_ value: JSONValue) -> [UInt8] {
+        Array(string(value).utf8)
+    }
+
+    private func write(_ value: JSONValue, indent: Int, into output: inout String) {
+        switch value {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .number(let lexeme): output += lexeme
+        case .string(let string): Self.writeString(string, into: &output)
+        case .array(let elements):
+            guard !elements.isEmpty else { output += "[]"; return }
+            output += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output += "," }
+                newline(indent + 1, into: &output)
+                write(element, indent: indent + 1, into: &output)
+            }
+            newline(indent, into: &output)
+            output += "]"
+        case .object(let members):
+            guard !members.isEmpty else { output += "{}"; return }
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                newline(indent + 1, into: &output)
+                Self.writeString(member.key, into: &output)
+                output += style == .pretty ? ": " : ":"
+                write(member.value, indent: indent + 1, into: &output)
+            }
+            newline(indent, into: &output)
+            output += "}"
+        }
+    }
+
+    private func newline(_ indent: Int, into output: inout String) {
+        guard style == .pretty else { return }
+        output += "\n"
+        output += String(repeating: "  ", count: indent)
+    }
+
+    /// Escapes as `JSON.stringify` does: quotes, backslashes and control characters only.
+    public static func writeString(_ string: String, into output: inout String) {
+        output += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default:
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}

@@ -1,0 +1,34 @@
+/// One header line. Stubs keep headers as a list: order and repeated names are meaningful.
+public struct HTTPHeader: Sendable, Hashable, Codable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+extension Array where Element == HTTPHeader {
+    /// The first value of the header `name`, compared case-insensitively.
+    public func value(named name: String) -> String? {
+        first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Every value of the header `name`, in order.
+    public func values(named name: String) -> [String] {
+        filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive comparison, as header names and methods need; no allocation.
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
+        let a = utf8
+        let b = other.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { lhs, rhs in
+            lhs == rhs || (lhs | 0x20 == rhs | 0x20 && (lhs | 0x20) >= 0x61 && (lhs | 0x20) <= 0x7A)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import APICheckModel
+import Foundation
+
+/// What decoding one stub file needs and produces: its location for messages, the root for
+/// file references, and the diagnostics found so far. Both decoders (XML, JSON) build stubs
+/// through the checks here, so the two formats cannot drift apart.
+struct StubFileContext {
+    let displayPath: String
+    /// The real folder of the stub file, for relative `body-file` paths.
+    let folder: String
+    let root: StubRoot
+    let options: StubLoadOptions
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Real paths of files the stubs refer to (bodies, templates): these are assets, not stubs.
+    private(set) var references: [String] = []
+
+    init(displayPath: String, folder: String, root: StubRoot, options: StubLoadOptions) {
+        self.displayPath = displayPath
+        self.folder = folder
+        self.root = root
+        self.options = options
+    }
+
+    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    func location(_ line: Int, _ column: Int) -> SourceLocation {
+        SourceLocation(path: displayPath, line: line, column: column)
+    }
+
+    mutating func error(_ message: String, at location: SourceLocation) {
+        diagnostics.append(.error(message, at: location))
+    }
+
+    mutating func warning(_ message: String, at location: SourceLocation) {
+        diagnostics.append(.warning(message, at: location))
+    }
+
+    // MARK: Checks shared by both formats
+
+    mutating func status(_ value: Int?, text: String, at location: SourceLocation) -> Int? {
+        guard let value, (100...599).contains(value) else {
+            error("status \"\(text)\" is not an HTTP status code (100-599)", at: location)
+            return nil
+        }
+        return value
+    }
+
+    mutating func method(_ text: String, at location: SourceLocation) -> String? {
+        let method = text.trimmingCharacters(in: .whitespaces)
+        let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        guard !method.isEmpty, method.allSatisfy({ tokenCharacters.contains($0) }) else {
+            error("\"\(text)\" is not an HTTP method", at: location)
+            return nil
+        }
+        if method == "*" || method.uppercased() == "ANY" { return "*" }
+        return method.uppercased()
+    }
+
+    /// A path pattern, with any `?name=value` part turned into query constraints.
+    mutating func path(_ text: String, at location: SourceLocation) -> (PathPattern, [ValueConstraint])? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let parts = trimmed.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let pathText = parts.first.map(String.init) ?? ""
+        var query: [ValueConstraint] = []
+        if parts.count == 2 {
+            for item in parts[1].split(separator: "&") where !item.isEmpty {
+                let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(pair[0]).removingPercentEncoding ?? String(pair[0])
+                let value = pair.count == 2 ? (String(pair[1]).removingPercentEncoding ?? String(pair[1])) : nil
+                query.append(ValueConstraint(name: name, value: value))
+            }
+        }
+        let decoded = pathText.removingPercentEncoding ?? pathText
+        switch PathPattern.parse(decoded) {
+        case .success(let pattern): return (pattern, query)
+        case .failure(let reason):
+            error("invalid path: \(reason)", at: location)
+            return nil
+        }
+    }
+
+    mutating func failure(_ text: String, at location: SourceLocation) -> StubFailure? {
+        guard let failure = StubFailure(rawValue: text) else {
+            let known = StubFailure.allCases.map(\.rawValue).joined(separator: ", ")
+            error("unknown failure code \"\(text)\"; use one of: \(known)", at: location)
+            return nil
+        }
+        return failure
+    }
+
+    /// Seconds of latency: finite, not negative, at most an hour.
+    mutating func seconds(_ value: Double?, text: String, name: String, at location: SourceLocation) -> Double? {
+        guard let value, value.isFinite, value >= 0, value <= 3600 else {
+            error("\(name) latency \"\(text)\" must be a number of seconds from 0 to 3600", at: location)
+            return nil
+        }
+        return value
+    }
+
+    mutating func cookieExpiry(_ text: String, at location: SourceLocation) -> Date? {
+        guard let date = HTTPDate.parse(text) else {
+            warning("cookie expiry \"\(text)\" is not a date like \"Sat, 16-Nov-2013 15:00:00 GMT\"; the cookie is sent without it", at: location)
+            return nil
+        }
+        return date
+    }
+
+    mutating func file(_ declared: String, at location: SourceLocation) -> StubFile? {
+        switch root.resolve(declared, from: folder, maximumBytes: options.maximumBodyFileBytes) {
+        case .success(let file):
+            references.append(file.url.path)
+            return file
+        case .failure(let reason):
+            error(reason.message, at: location)
+            return nil
+        }
+    }
+
+    /// A stub's own `Content-Length` is advisory; say so when it disagrees with the body.
+    mutating func checkContentLength(_ response: StubResponse, at location: SourceLocation) {
+        guard let declared = response.headers.value(named: "Content-Length") else { return }
+        let actual: Int?
+        switch response.body {
+        case .bytes(let data): actual = data.count
+        case .file(let file): actual = file.byteCount
+        case .template: actual = nil
+        }
+        guard let actual else { return }
+        if Int(declared.trimmingCharacters(in: .whitespaces)) != actual {
+            warning("Content-Length \(declared) does not match the body (\(actual) bytes); the real length is sent", at: location)
+        }
+    }
+
+    func stubID(index: Int) -> String { "\(displayPath)#\(index)" }
+}

@@ -1,0 +1,62 @@
+import APICheckModel
+import Foundation
+
+/// The folder a set of stub files lives in. Resolves the files stubs refer to and guarantees
+/// that none of them leaves it: no `..` out, no absolute paths, no symlink pointing outside.
+struct StubRoot: Sendable {
+    /// The root with symlinks resolved, without a trailing slash.
+    let realPath: String
+
+    init(path: String) {
+        let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        var real = url.path
+        while real.count > 1, real.hasSuffix("/") { real.removeLast() }
+        self.realPath = real
+    }
+
+    func contains(realPath path: String) -> Bool {
+        path == realPath || path.hasPrefix(realPath == "/" ? "/" : realPath + "/")
+    }
+
+    /// Resolves `declared` against `folder` (the stub file's folder), then against the root.
+    func resolve(_ declared: String, from folder: String, maximumBytes: Int) -> Result<StubFile, ResolveError> {
+        guard !declared.isEmpty else { return .failure(ResolveError("the path is empty")) }
+        guard !declared.hasPrefix("/"), !declared.hasPrefix("~"), !declared.contains("\0") else {
+            return .failure(ResolveError("\"\(declared)\" is absolute; paths are relative to the stub file or the stub root"))
+        }
+        let candidates = [folder, realPath]
+        var looked: [String] = []
+        for base in candidates {
+            let lexical = URL(fileURLWithPath: base).appendingPathComponent(declared).standardizedFileURL.path
+            guard contains(realPath: lexical) else {
+                return .failure(ResolveError("\"\(declared)\" escapes the stub root \(realPath)"))
+            }
+            if looked.contains(lexical) { continue }
+            looked.append(lexical)
+            guard FileManager.default.fileExists(atPath: lexical) else { continue }
+            let real = URL(fileURLWithPath: lexical).resolvingSymlinksInPath().path
+            guard contains(realPath: real) else {
+                return .failure(ResolveError("\"\(declared)\" is a symlink to \(real), outside the stub root \(realPath)"))
+            }
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: real),
+                attributes[.type] as? FileAttributeType == .typeRegular
+            else {
+                return .failure(ResolveError("\"\(declared)\" is not a regular file"))
+            }
+            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= maximumBytes else {
+                return .failure(ResolveError("\"\(declared)\" is \(size) bytes, over the limit of \(maximumBytes) bytes"))
+            }
+            return .success(StubFile(declaredPath: declared, url: URL(fileURLWithPath: real), byteCount: size))
+        }
+        return .failure(ResolveError("\"\(declared)\" not found (looked in \(looked.joined(separator: " and ")))"))
+    }
+
+    struct ResolveError: Error {
+        let message: String
+
+        init(_ message: String) {
+            self.message = message
+        }
+    }
+}

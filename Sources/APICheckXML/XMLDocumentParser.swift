@@ -1,0 +1,240 @@
+import CAPICheckLibXML2
+
+/// The one way APICheck parses XML: libxml2 with safe options, errors as values with positions.
+///
+/// Safety, for untrusted input:
+/// - `XML_PARSE_NONET`, and an external-entity loader that refuses everything: nothing is fetched
+///   or read besides the bytes handed in.
+/// - Never `XML_PARSE_NOENT`, `XML_PARSE_DTDLOAD` or `XML_PARSE_HUGE`: libxml2 keeps its depth
+///   (256) and entity-amplification limits, so billion-laughs is rejected at once.
+/// - Documents that declare entities are refused outright (stub files and API responses have no
+///   use for them, and it closes XXE whatever libxml2 version is installed).
+public enum XMLDocumentParser {
+    /// Parses `bytes` and returns the root element.
+    ///
+    /// - Parameter documentName: used by libxml2 as the document URL; it is never opened.
+    public static func parse(_ bytes: [UInt8], documentName: String = "document.xml") throws(XMLParseError) -> XMLElement {
+        LibXML2.initialize()
+        guard !bytes.isEmpty else {
+            throw XMLParseError(position: XMLPosition(line: 1, column: 1), message: "the document is empty")
+        }
+        guard bytes.count <= Int(Int32.max) else {
+            throw XMLParseError(position: XMLPosition(line: 1, column: 1), message: "the document is too large")
+        }
+        guard let context = xmlNewParserCtxt() else {
+            throw XMLParseError(position: XMLPosition(line: 1, column: 1), message: "libxml2 could not allocate a parser")
+        }
+        defer { xmlFreeParserCtxt(context) }
+
+        let document = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
+                xmlCtxtReadMemory(context, pointer, Int32(buffer.count), documentName, nil, LibXML2.safeOptions)
+            }
+        }
+        guard let document, context.pointee.wellFormed != 0 else {
+            if let document { xmlFreeDoc(document) }
+            throw LibXML2.lastError(of: context)
+        }
+        defer { xmlFreeDoc(document) }
+
+        let lines = LineTable(bytes)
+        if let declaration = LibXML2.firstEntityDeclaration(in: document) {
+            throw XMLParseError(
+                position: XMLPosition(line: declaration, column: 1),
+                message: "entity declarations are not allowed (they could read files or expand without bound)"
+            )
+        }
+        guard let root = xmlDocGetRootElement(document) else {
+            throw XMLParseError(position: XMLPosition(line: 1, column: 1), message: "the document has no root element")
+        }
+        var converter = TreeConverter(lines: lines)
+        return converter.element(root)
+    }
+}
+
+/// Parses without building anything: the bare-libxml2 yardstick for the loader benchmark.
+package enum LibXML2Baseline {
+    /// Reads and parses the file at `path` with the same options as ``XMLDocumentParser``, then frees it.
+    package static func parseAndFree(path: String) -> Bool {
+        LibXML2.initialize()
+        guard let document = xmlReadFile(path, nil, LibXML2.safeOptions) else { return false }
+        xmlFreeDoc(document)
+        return true
+    }
+}
+
+private enum LibXML2 {
+    static let safeOptions = Int32(
+        XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+            | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
+    )
+
+    private static let initialized: Void = {
+        xmlInitParser()
+        // Process-wide, but only ever narrower: whoever parses XML in this process gets no external entities.
+        xmlSetExternalEntityLoader { _, _, _ in nil }
+    }()
+
+    static func initialize() { _ = initialized }
+
+    static func lastError(of context: xmlParserCtxtPtr) -> XMLParseError {
+        guard let error = xmlCtxtGetLastError(context) else {
+            return XMLParseError(position: XMLPosition(line: 1, column: 1), message: "the document is not well-formed")
+        }
+        let line = max(Int(error.pointee.line), 1)
+        let column = max(Int(error.pointee.int2), 1)
+        var message = error.pointee.message.map { String(cString: $0) } ?? "the document is not well-formed"
+        while message.last?.isWhitespace == true { message.removeLast() }
+        return XMLParseError(position: XMLPosition(line: line, column: column), message: message)
+    }
+
+    /// The line of the first `<!ENTITY` declaration in the internal subset, if any.
+    static func firstEntityDeclaration(in document: xmlDocPtr) -> Int? {
+        guard let subset = document.pointee.intSubset else { return nil }
+        var node = subset.pointee.children
+        while let current = node {
+            if current.pointee.type == XML_ENTITY_DECL {
+                return max(Int(xmlGetLineNo(current)), 1)
+            }
+            node = current.pointee.next
+        }
+        return nil
+    }
+}
+
+/// Copies libxml2's tree into ``XMLElement`` values and works out columns from the source bytes.
+private struct TreeConverter {
+    let lines: LineTable
+
+    mutating func element(_ node: xmlNodePtr) -> XMLElement {
+        let name = string(node.pointee.name)
+        let line = max(Int(xmlGetLineNo(node)), 1)
+        let start = lines.findTag(name: name, prefix: node.pointee.ns.flatMap { $0.pointee.prefix.map(string) }, onOrAfterLine: line)
+        var attributes: [XMLAttribute] = []
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            let attributeName = string(current.pointee.name)
+            var value = ""
+            if let content = xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1) {
+                value = string(content)
+                apicheck_xml_free(content)
+            }
+            let position = lines.findAttribute(attributeName, after: start.offset) ?? start.position
+            attributes.append(XMLAttribute(name: attributeName, value: value, position: position))
+            attribute = current.pointee.next
+        }
+        var children: [XMLNode] = []
+        var child = node.pointee.children
+        while let current = child {
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE:
+                children.append(.element(element(current)))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                let text = current.pointee.content.map(string) ?? ""
+                if case .text(let previous)? = children.last {
+                    children[children.count - 1] = .text(previous + text)
+                } else {
+                    children.append(.text(text))
+                }
+            default:
+                break  // comments, processing instructions
+            }
+            child = current.pointee.next
+        }
+        let namespace = node.pointee.ns.flatMap { $0.pointee.href.map(string) }
+        return XMLElement(
+            name: name, namespaceURI: namespace, attributes: attributes, children: children, position: start.position
+        )
+    }
+
+    private func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+
+    private func string(_ pointer: UnsafeMutablePointer<xmlChar>) -> String {
+        String(cString: pointer)
+    }
+}
+
+/// Offsets of line starts, so element and attribute positions get a column as well as a line.
+private struct LineTable {
+    let bytes: [UInt8]
+    let starts: [Int]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        var starts = [0]
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            starts.append(offset + 1)
+        }
+        self.starts = starts
+    }
+
+    func position(of offset: Int) -> XMLPosition {
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return XMLPosition(line: low + 1, column: offset - starts[low] + 1)
+    }
+
+    /// The `<name` (or `<prefix:name`) that starts on or after `line`; libxml2 reports the line where the tag ends.
+    func findTag(name: String, prefix: String?, onOrAfterLine line: Int) -> (position: XMLPosition, offset: Int) {
+        let tag = Array(("<" + (prefix.map { $0 + ":" } ?? "") + name).utf8)
+        // A start tag spanning lines is reported at its last line; search back a few lines for its `<`.
+        var searchLine = line
+        while searchLine >= 1 {
+            let from = starts[min(searchLine - 1, starts.count - 1)]
+            let to = line < starts.count ? starts[line] : bytes.count
+            if let offset = lastOccurrence(of: tag, in: from..<to) {
+                return (position(of: offset), offset)
+            }
+            if line - searchLine >= 32 { break }
+            searchLine -= 1
+        }
+        let offset = starts[min(line - 1, starts.count - 1)]
+        return (XMLPosition(line: line, column: 1), offset)
+    }
+
+    func findAttribute(_ name: String, after offset: Int) -> XMLPosition? {
+        let needle = Array(name.utf8)
+        var index = offset
+        let end = bytes.count - needle.count
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ">") { return nil }
+            if isSpace(byte), bytes[(index + 1)..<(index + 1 + needle.count)].elementsEqual(needle) {
+                var after = index + 1 + needle.count
+                while after < bytes.count, isSpace(bytes[after]) { after += 1 }
+                if after < bytes.count, bytes[after] == UInt8(ascii: "=") { return position(of: index + 1) }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func lastOccurrence(of needle: [UInt8], in range: Range<Int>) -> Int? {
+        guard range.count >= needle.count else { return nil }
+        var found: Int?
+        var index = range.lowerBound
+        while index + needle.count <= range.upperBound {
+            if bytes[index] == needle[0], bytes[index..<(index + needle.count)].elementsEqual(needle) {
+                let next = index + needle.count
+                if next >= bytes.count || !isNameByte(bytes[next]) { found = index }
+            }
+            index += 1
+        }
+        return found
+    }
+
+    private func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private func isNameByte(_ byte: UInt8) -> Bool {
+        !(isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/"))
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct APICheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apicheck",
+        abstract: "Stub, serve and check hypermedia APIs from one set of stub files.",
+        discussion: """
+            Stub files are PEWire-Control XML or APICheck JSON files in a folder such as stubs/.
+
+            Examples:
+              apicheck lint stubs/acmeflix
+              apicheck show stubs/acmeflix/root.xml
+            """,
+        version: APICheckVersion.current,
+        subcommands: [LintCommand.self, ShowCommand.self]
+    )
+
+    /// Exit codes follow FORMATS §7: 0 clean, 1 problems found, 2 usage or infrastructure errors.
+    static func mainWithConventionalExitCodes() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || code == .failure {
+                exit(withError: error)
+            }
+            // ArgumentParser uses 64 (EX_USAGE) for bad input; APICheck promises 2.
+            let message = fullMessage(for: error)
+            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            Foundation.exit(2)
+        }
+    }
+
+    static func main() {
+        mainWithConventionalExitCodes()
+    }
+}
+
+enum APICheckVersion {
+    static let current = "0.1.0"
+}

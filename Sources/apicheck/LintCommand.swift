@@ -1,0 +1,75 @@
+import APICheckJSON
+import APICheckModel
+import APICheckStubFiles
+import ArgumentParser
+import Foundation
+
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Check stub files and report every problem as path:line:column.",
+        discussion: """
+            Reads XML and JSON stub files (folders recursively) exactly as the interceptor and the
+            server would, and reports each problem like a compiler. The good files are unaffected
+            by the bad ones.
+
+            Exit status: 0 when no file has an error (warnings allowed), 1 when any stub file is
+            invalid, 2 for usage errors.
+
+            Examples:
+              apicheck lint stubs/acmeflix
+              apicheck lint stubs/login.xml --root stubs
+              apicheck lint stubs --format json > lint.json
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: "Stub files or folders to check.", completion: .file())
+    var paths: [String]
+
+    @Option(help: "Output format: text or json (schemaVersion 1).")
+    var format: Format = .text
+
+    @Option(help: "The stub root that body-file paths resolve against and may not leave (default: each folder argument, or a file's own folder).", completion: .directory)
+    var root: String?
+
+    @Flag(help: "Treat warnings as errors.")
+    var strict = false
+
+    func validate() throws {
+        if paths.isEmpty {
+            throw ValidationError("Name at least one stub file or folder, e.g. 'apicheck lint stubs/'.")
+        }
+    }
+
+    func run() throws {
+        let result = StubLoader(options: StubLoadOptions(root: root)).load(paths)
+        let failed = result.hasErrors || (strict && !result.warnings.isEmpty)
+        let output = Output()
+        switch format {
+        case .text:
+            for diagnostic in result.diagnostics { output.write(output.format(diagnostic)) }
+            let invalid = result.files.filter { !$0.isValid }.count
+            output.write(
+                "\(result.files.count) stub \(result.files.count == 1 ? "file" : "files"), \(result.stubSet.count) stubs: "
+                    + "\(result.errors.count) errors, \(result.warnings.count) warnings"
+                    + (invalid > 0 ? " (\(invalid) invalid \(invalid == 1 ? "file" : "files") not loaded)" : "")
+            )
+        case .json:
+            let report: JSONValue = .object([
+                "schemaVersion": 1,
+                "files": .array(result.files.map { .object(["path": .string($0.path), "stubs": .number(Double($0.stubCount)), "valid": .bool($0.isValid)]) }),
+                "diagnostics": .array(result.diagnostics.map(\.jsonValue)),
+                "summary": .object([
+                    "files": .number(Double(result.files.count)), "stubs": .number(Double(result.stubSet.count)),
+                    "errors": .number(Double(result.errors.count)), "warnings": .number(Double(result.warnings.count)),
+                ]),
+            ])
+            output.write(JSONWriter(style: .pretty).string(report))
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
