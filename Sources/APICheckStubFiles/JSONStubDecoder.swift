@@ -156,11 +156,10 @@ struct JSONStubDecoder {
             context.error("\"request\" needs a \"path\" (e.g. \"/users\")", at: location(node, context))
             return nil
         }
-        guard let text = string(pathNode, named: "request.path", context: &context),
-            let (path, pathQuery) = context.path(text, at: location(pathNode, context))
-        else { return nil }
+        // Keep checking after a bad path, so one pass reports every problem.
+        let parsedPath = string(pathNode, named: "request.path", context: &context).flatMap { context.path($0, at: location(pathNode, context)) }
 
-        var query = pathQuery
+        var query = parsedPath?.1 ?? []
         if let value = node["query"] { query += nameValues(value, named: "request.query", context: &context).map { ValueConstraint(name: $0.name, value: $0.value) } }
         var headers: [ValueConstraint] = []
         if let value = node["headers"] { headers = nameValues(value, named: "request.headers", context: &context).map { ValueConstraint(name: $0.name, value: $0.value) } }
@@ -204,6 +203,7 @@ struct JSONStubDecoder {
             let port = node["port"].flatMap { integer($0, named: "request.port", context: &context) }
             origin = OriginConstraint(scheme: scheme, host: host, port: port)
         }
+        guard let path = parsedPath?.0 else { return nil }
         return RequestPattern(method: method == "*" ? nil : method, path: path, query: query, headers: headers, body: body, origin: origin)
     }
 

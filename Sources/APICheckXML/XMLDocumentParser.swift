@@ -25,25 +25,26 @@ public enum XMLDocumentParser {
             throw XMLParseError(position: XMLPosition(line: 1, column: 1), message: "libxml2 could not allocate a parser")
         }
         defer { xmlFreeParserCtxt(context) }
+        let capture = ParseCapture()
+        LibXML2.install(capture, on: context)
 
         let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
                 xmlCtxtReadMemory(context, pointer, Int32(buffer.count), documentName, nil, LibXML2.safeOptions)
             }
         }
-        guard let document, context.pointee.wellFormed != 0 else {
-            if let document { xmlFreeDoc(document) }
-            throw LibXML2.lastError(of: context)
-        }
-        defer { xmlFreeDoc(document) }
-
-        let lines = LineTable(bytes)
-        if let declaration = LibXML2.firstEntityDeclaration(in: document) {
+        defer { if let document { xmlFreeDoc(document) } }
+        if let line = capture.entityDeclarationLine {
             throw XMLParseError(
-                position: XMLPosition(line: declaration, column: 1),
+                position: XMLPosition(line: line, column: 1),
                 message: "entity declarations are not allowed (they could read files or expand without bound)"
             )
         }
+        guard let document, context.pointee.wellFormed != 0 else {
+            throw capture.firstError ?? LibXML2.lastError(of: context)
+        }
+
+        let lines = LineTable(bytes)
         guard let root = xmlDocGetRootElement(document) else {
             throw XMLParseError(position: XMLPosition(line: 1, column: 1), message: "the document has no root element")
         }
@@ -77,28 +78,51 @@ private enum LibXML2 {
 
     static func initialize() { _ = initialized }
 
-    static func lastError(of context: xmlParserCtxtPtr) -> XMLParseError {
-        guard let error = xmlCtxtGetLastError(context) else {
-            return XMLParseError(position: XMLPosition(line: 1, column: 1), message: "the document is not well-formed")
+    /// Routes the context's errors to `capture` (the first one wins) and refuses entity
+    /// declarations as they are parsed, before anything could reference them.
+    static func install(_ capture: ParseCapture, on context: xmlParserCtxtPtr) {
+        context.pointee._private = Unmanaged.passUnretained(capture).toOpaque()
+        context.pointee.sax.pointee.serror = { userData, error in
+            guard let capture = ParseCapture.from(userData), capture.firstError == nil, let error else { return }
+            capture.firstError = LibXML2.parseError(from: error.pointee)
         }
-        let line = max(Int(error.pointee.line), 1)
-        let column = max(Int(error.pointee.int2), 1)
-        var message = error.pointee.message.map { String(cString: $0) } ?? "the document is not well-formed"
+        context.pointee.sax.pointee.entityDecl = { userData, _, _, _, _, _ in
+            guard let userData, let capture = ParseCapture.from(userData) else { return }
+            let context = userData.assumingMemoryBound(to: xmlParserCtxt.self)
+            if capture.entityDeclarationLine == nil {
+                capture.entityDeclarationLine = max(Int(context.pointee.input?.pointee.line ?? 1), 1)
+            }
+            xmlStopParser(context)
+        }
+    }
+
+    static func parseError(from error: xmlError) -> XMLParseError {
+        let line = max(Int(error.line), 1)
+        let column = max(Int(error.int2), 1)
+        var message = error.message.map { String(cString: $0) } ?? "the document is not well-formed"
         while message.last?.isWhitespace == true { message.removeLast() }
         return XMLParseError(position: XMLPosition(line: line, column: column), message: message)
     }
 
-    /// The line of the first `<!ENTITY` declaration in the internal subset, if any.
-    static func firstEntityDeclaration(in document: xmlDocPtr) -> Int? {
-        guard let subset = document.pointee.intSubset else { return nil }
-        var node = subset.pointee.children
-        while let current = node {
-            if current.pointee.type == XML_ENTITY_DECL {
-                return max(Int(xmlGetLineNo(current)), 1)
-            }
-            node = current.pointee.next
+    static func lastError(of context: xmlParserCtxtPtr) -> XMLParseError {
+        guard let error = xmlCtxtGetLastError(context) else {
+            return XMLParseError(position: XMLPosition(line: 1, column: 1), message: "the document is not well-formed")
         }
-        return nil
+        return parseError(from: error.pointee)
+    }
+}
+
+/// What the callbacks of one parse found. Used only on the parsing thread, during the parse.
+private final class ParseCapture {
+    var firstError: XMLParseError?
+    var entityDeclarationLine: Int?
+
+    /// The capture installed on the parser context that libxml2 hands its callbacks as user data.
+    static func from(_ userData: UnsafeMutableRawPointer?) -> ParseCapture? {
+        guard let userData else { return nil }
+        let context = userData.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let raw = context.pointee._private else { return nil }
+        return Unmanaged<ParseCapture>.fromOpaque(raw).takeUnretainedValue()
     }
 }
 

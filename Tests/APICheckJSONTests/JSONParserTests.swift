@@ -1,0 +1,85 @@
+import APICheckJSON
+import Testing
+
+@Suite struct JSONParserTests {
+    private func parse(_ text: String) throws(JSONParseError) -> JSONNode {
+        try JSONParser().parse(Array(text.utf8))
+    }
+
+    @Test func keepsMemberOrderAndNumberLexemes() throws {
+        let text = #"{"z":1,"a":[true,false,null],"m":{"x":"y"},"n":-1.50e+3,"s":"\u00e9\n\"\\\/"}"#
+        let value = try parse(text).value
+        guard case .object(let members) = value else {
+            Issue.record("expected an object")
+            return
+        }
+        #expect(members.map(\.key) == ["z", "a", "m", "n", "s"])
+        #expect(value["n"] == .number("-1.50e+3"))
+        #expect(value["s"] == .string("é\n\"\\/"))
+        #expect(JSONWriter().string(value) == #"{"z":1,"a":[true,false,null],"m":{"x":"y"},"n":-1.50e+3,"s":"é\n\"\\/"}"#)
+    }
+
+    @Test func prettyStyleIndents() throws {
+        let value = try parse(#"{"a":[1,{}],"b":[]}"#).value
+        #expect(JSONWriter(style: .pretty).string(value) == "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}")
+    }
+
+    @Test func positionsOfValuesAndKeys() throws {
+        let node = try parse("{\n  \"a\": [1,\n    \"x\"]\n}")
+        #expect(node.position == JSONPosition(line: 1, column: 1))
+        let member = try #require(node.members?.first)
+        #expect(member.keyPosition == JSONPosition(line: 2, column: 3))
+        guard case .array(let elements) = member.value.kind else {
+            Issue.record("expected an array")
+            return
+        }
+        #expect(elements[1].position == JSONPosition(line: 3, column: 5))
+    }
+
+    @Test(arguments: [
+        ("{\"a\":1,}", 1, 8),
+        ("{\n  \"a\" 1}", 2, 7),
+        ("[1, 2", 1, 6),
+        ("[01]", 1, 3),
+        ("{\"a\":tru}", 1, 6),
+        ("\"tab\there\"", 1, 5),
+        ("{} x", 1, 4),
+        ("", 1, 1),
+    ])
+    func syntaxErrorsHavePositions(text: String, line: Int, column: Int) {
+        let error = #expect(throws: JSONParseError.self) { try parse(text) }
+        #expect(error?.position == JSONPosition(line: line, column: column), "\(String(describing: error))")
+    }
+
+    @Test func nestingIsBounded() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let error = #expect(throws: JSONParseError.self) { try JSONParser(maximumDepth: 64).parse(Array(deep.utf8)) }
+        #expect(error?.message.contains("nesting") == true)
+    }
+
+    @Test func invalidUTF8InAStringIsRejected() {
+        let bytes = Array("{\"a\":\"".utf8) + [0xC3, 0x28] + Array("\"}".utf8)
+        let error = #expect(throws: JSONParseError.self) { try JSONParser().parse(bytes) }
+        #expect(error?.message.contains("UTF-8") == true)
+    }
+
+    @Test func surrogatePairsDecodeAndLoneSurrogatesFail() throws {
+        #expect(try parse(#""\ud83c\udfac""#).value == .string("🎬"))
+        #expect(throws: JSONParseError.self) { try parse(#""\ud83c""#) }
+    }
+
+    @Test func jsonPointerWalksObjectsAndArraysWithEscapes() throws {
+        let value = try parse(#"{"a/b":{"m~n":[10,20]},"":5}"#).value
+        #expect(value.value(at: "/a~1b/m~0n/1") == .number("20"))
+        #expect(value.value(at: "/") == .number("5"))
+        #expect(value.value(at: "") == value)
+        #expect(value.value(at: "/a~1b/m~0n/01") == nil)
+        #expect(value.value(at: "/missing") == nil)
+        #expect(value.value(at: "nope") == nil)
+    }
+
+    @Test func numbersCompareByValue() {
+        #expect(JSONValue.number("1.0") == .number("1"))
+        #expect(JSONValue.number("1.5") != .number("1"))
+    }
+}

@@ -1,0 +1,116 @@
+import APICheckJSON
+import APICheckModel
+@testable import APICheckStubFiles
+import Foundation
+import Testing
+
+@Suite struct StubLoaderTests {
+    @Test func loadOrderIsDeterministicAndConcurrencyDoesNotChangeIt() throws {
+        let folder = try TemporaryFolder()
+        for index in (0..<150).shuffled() {
+            let nested = index % 3 == 0 ? "b/" : (index % 3 == 1 ? "a/" : "")
+            try folder.write("\(nested)s\(index).xml", Fixtures.stub(xml: "<body>\(index)</body>", annotation: "<annotation name=\"n\(index)\" uri-path=\"/same\"/>"))
+        }
+        let serial = StubLoader(options: StubLoadOptions(concurrent: false)).load([folder.path])
+        let parallel = StubLoader(options: StubLoadOptions(concurrent: true)).load([folder.path])
+        #expect(serial.stubSet.count == 150)
+        #expect(serial.stubSet.stubs.map(\.id) == parallel.stubSet.stubs.map(\.id))
+        let relative = serial.files.map { String($0.path.dropFirst(folder.path.count + 1)) }
+        #expect(relative == relative.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(relative.first == "a/s1.xml")
+        // Equal stubs: the first in load order answers.
+        #expect(serial.stubSet.match(StubRequest(method: "GET", path: "/same")).matched?.stub.name == "n1")
+    }
+
+    @Test func referencedFilesAreAssetsNotStubs() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("bodies/movie.json", #"{"id": "1msRby", "_links": []}"#)
+        try folder.write("bodies/feed.xml", "<feed xmlns=\"http://www.w3.org/2005/Atom\"/>")
+        try folder.write("movie.json", #"{"request": {"path": "/movie"}, "response": {"status": 200, "bodyFile": "bodies/movie.json"}}"#)
+        try folder.write("feed.xml", Fixtures.stub(xml: #"<body-file path="bodies/feed.xml"/>"#))
+        let result = StubLoader().load([folder.path])
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(result.stubSet.count == 2)
+        #expect(result.files.map { $0.path.hasSuffix("bodies/movie.json") } == [false, false])
+    }
+
+    @Test func templatesAndTheirVariables() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("templates/movie.json.mustache", #"{"id":"{{request.pathParams.id}}","title":"{{title}}"}"#)
+        try folder.write("movie.xml", Fixtures.stub(
+            xml: #"<body-template path="templates/movie.json.mustache"><var name="title" value="Dune"/></body-template>"#,
+            annotation: #"<annotation uri-path="/movies/{id}"/>"#
+        ))
+        try folder.write("movie.json", #"{"request": {"path": "/films/{id}"}, "response": {"status": 200, "template": {"path": "templates/movie.json.mustache", "variables": {"title": "Dune"}}}}"#)
+        let result = StubLoader().load([folder.path])
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let bodies = result.stubSet.stubs.map(\.response.body)
+        guard case .template(let template) = bodies.first else {
+            Issue.record("expected a template, got \(bodies)")
+            return
+        }
+        #expect(template.variables == ["title": "Dune"])
+        #expect(template.file.declaredPath == "templates/movie.json.mustache")
+        #expect(bodies[0] == bodies[1])
+    }
+
+    @Test func theJSONSchemaListsExactlyTheKeysTheDecoderReads() throws {
+        let schemaURL = Fixtures.repository.appendingPathComponent("schemas/stub.schema.json")
+        let schema = try JSONParser().parseValue(Array(try Data(contentsOf: schemaURL)))
+        func keys(_ pointer: String) -> Set<String> {
+            guard case .object(let members)? = schema.value(at: pointer + "/properties") else { return [] }
+            return Set(members.map(\.key)).subtracting(["$schema"])
+        }
+        #expect(keys("/$defs/stub") == JSONStubDecoder.stubKeys)
+        #expect(keys("/$defs/request") == JSONStubDecoder.requestKeys)
+        #expect(keys("/$defs/response") == JSONStubDecoder.responseKeys)
+        #expect(keys("/$defs/cookie") == JSONStubDecoder.cookieKeys)
+        #expect(keys("/$defs/latency") == JSONStubDecoder.latencyKeys)
+        #expect(keys("/$defs/templateReference") == JSONStubDecoder.templateKeys)
+        #expect(keys("/$defs/bodyJSON") == JSONStubDecoder.bodyJSONKeys)
+        guard case .array(let failures)? = schema.value(at: "/$defs/failure/enum") else {
+            Issue.record("the schema lists no failure codes")
+            return
+        }
+        #expect(Set(failures) == Set(StubFailure.allCases.map { JSONValue.string($0.rawValue) }))
+    }
+
+    @Test func theAcmeFlixStubSetIsCompleteAndClean() throws {
+        let root = Fixtures.repository.appendingPathComponent("stubs/acmeflix").path
+        let result = StubLoader().load([root])
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let set = result.stubSet
+        func get(_ path: String) -> Stub? { set.match(StubRequest(method: "GET", path: path)).matched?.stub }
+        let movieIDs = ["1msRby", "pLDhp", "DdrvJ", "iBZQ9", "L3G3N", "R0S3B", "T21DS", "TGR8D", "TUSP8", "10CFL", "JBSR3", "TSSR3"]
+        #expect(get("/") != nil && get("/library") != nil && get("/cart/AzCa3T") != nil)
+        for id in movieIDs {
+            let movie = try #require(get("/movies/\(id)"), "movie \(id)")
+            guard case .bytes(let body) = movie.response.body else {
+                Issue.record("movie \(id) has no inline body")
+                continue
+            }
+            let json = try JSONParser().parseValue(Array(body))
+            #expect(json["id"] == .string(id))
+            let poster = try #require(get("/poster/\(id)"), "poster \(id)")
+            #expect(poster.response.status == (id == "10CFL" ? 500 : 200))
+            if id != "10CFL" {
+                guard case .file(let file) = poster.response.body else {
+                    Issue.record("poster \(id) has no body file")
+                    continue
+                }
+                #expect(try Data(contentsOf: file.url).starts(with: [0xFF, 0xD8, 0xFF]), "a JPEG")
+                #expect(poster.response.headers.value(named: "Content-Type") == "image/jpg")
+            }
+        }
+        let rent = StubRequest(method: "PUT", path: "/cart/AzCa3T", body: Data(#"{"movieId":"iBZQ9"}"#.utf8))
+        #expect(set.match(rent).matched != nil)
+        #expect(set.match(StubRequest(method: "DELETE", path: "/cart/AzCa3T", body: Data(#"{"movieId":"pLDhp"}"#.utf8))).matched != nil)
+        #expect(set.match(StubRequest(method: "PUT", path: "/movies/pLDhp", body: Data(#"{"rating":5}"#.utf8))).matched != nil)
+        // The duplicate self of the out-of-stock movie, as the real service sends it.
+        guard case .bytes(let fightClub)? = get("/movies/pLDhp")?.response.body else { return }
+        let links = try JSONParser().parseValue(Array(fightClub))["_links"]
+        guard case .array(let list)? = links else { return }
+        #expect(list.filter { $0["rel"] == "self" }.count == 2)
+        #expect(!list.contains { $0["rel"] == "rent" })
+    }
+}

@@ -1,0 +1,95 @@
+import APICheckXML
+import Foundation
+import Testing
+
+@Suite struct XMLDocumentParserTests {
+    private func parse(_ text: String) throws(XMLParseError) -> XMLElement {
+        try XMLDocumentParser.parse(Array(text.utf8))
+    }
+
+    @Test func elementsAttributesAndTextWithPositions() throws {
+        let root = try parse("""
+            <?xml version="1.0"?>
+            <root a="1">
+              <child
+                  name="x" value="&lt;y&gt;">text<![CDATA[ & <raw>]]></child>
+              <!-- comment -->
+            </root>
+            """)
+        #expect(root.name == "root")
+        #expect(root.position == XMLPosition(line: 2, column: 1))
+        #expect(root.attribute("a") == "1")
+        let child = try #require(root.elements(named: "child").first)
+        #expect(child.position == XMLPosition(line: 3, column: 3))
+        #expect(child.attribute("value") == "<y>")
+        #expect(child.attributeNode("name")?.position == XMLPosition(line: 4, column: 7))
+        #expect(child.attributeNode("value")?.position == XMLPosition(line: 4, column: 16))
+        #expect(child.text == "text & <raw>")
+        #expect(root.elements.count == 1)
+    }
+
+    @Test func malformedDocumentReportsLineAndColumn() {
+        let error = #expect(throws: XMLParseError.self) {
+            try parse("<a>\n  <b></a>\n")
+        }
+        #expect(error?.position.line == 2)
+        #expect((error?.position.column ?? 0) > 1)
+        #expect(error?.message.isEmpty == false)
+    }
+
+    @Test func emptyDocumentIsAnError() {
+        #expect(throws: XMLParseError.self) { try parse("") }
+    }
+
+    @Test func externalEntityIsRefusedAndNothingIsRead() throws {
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-xxe-\(UUID().uuidString).txt")
+        try Data("TOP-SECRET-CONTENT".utf8).write(to: secret)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let document = """
+            <?xml version="1.0"?>
+            <!DOCTYPE r [ <!ENTITY leak SYSTEM "\(secret.absoluteString)"> ]>
+            <r>&leak;</r>
+            """
+        let error = #expect(throws: XMLParseError.self) { try parse(document) }
+        #expect(error?.description.contains("TOP-SECRET") == false)
+        #expect(error?.position.line == 2)
+    }
+
+    @Test func networkParameterEntityIsRefused() {
+        let document = """
+            <?xml version="1.0"?>
+            <!DOCTYPE r [ <!ENTITY % remote SYSTEM "http://127.0.0.1:9/evil.dtd"> %remote; ]>
+            <r/>
+            """
+        #expect(throws: XMLParseError.self) { try parse(document) }
+    }
+
+    @Test func billionLaughsIsRejected() {
+        var declarations = "<!ENTITY lol0 \"lol\">"
+        for level in 1...9 {
+            declarations += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">"
+        }
+        let document = "<?xml version=\"1.0\"?><!DOCTYPE lolz [\(declarations)]><lolz>&lol9;</lolz>"
+        #expect(throws: XMLParseError.self) { try parse(document) }
+    }
+
+    @Test func invalidUTF8IsAnErrorWithAPosition() {
+        let bytes = Array("<a>\n<b>".utf8) + [0xC3, 0x28, 0xFF] + Array("</b></a>".utf8)
+        let error = #expect(throws: XMLParseError.self) { try XMLDocumentParser.parse(bytes) }
+        #expect(error?.position.line == 2)
+    }
+
+    @Test func excessiveNestingIsRejectedWithoutCrashing() {
+        let depth = 20_000
+        let document = String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
+        #expect(throws: XMLParseError.self) { try parse(document) }
+    }
+
+    @Test func namespacedElementsKeepTheirLocalNameAndNamespace() throws {
+        let root = try parse(#"<r xmlns:x="urn:apicheck"><x:latency request="1"/></r>"#)
+        let element = try #require(root.elements.first)
+        #expect(element.name == "latency")
+        #expect(element.namespaceURI == "urn:apicheck")
+        #expect(element.position == XMLPosition(line: 1, column: 27))
+    }
+}
