@@ -21,6 +21,19 @@ extension Array where Element == HTTPHeader {
     }
 }
 
+extension StringProtocol {
+    /// Without leading and trailing ASCII spaces, tabs and line breaks; cheap, no Foundation.
+    package var trimmedASCIIWhitespace: String {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        let bytes = Array(utf8)
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        if first == 0 && last == bytes.count - 1 { return String(self) }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+}
+
 extension String {
     /// ASCII case-insensitive comparison, as header names and methods need; no allocation.
     package func caseInsensitiveEquals(_ other: String) -> Bool {

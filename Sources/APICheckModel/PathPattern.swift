@@ -36,7 +36,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
             if segment == "**" {
                 segments.append(.globstar)
                 kind = .glob
-            } else if segment.contains("{") || segment.contains("}") {
+            } else if segment.utf8.contains(UInt8(ascii: "{")) || segment.utf8.contains(UInt8(ascii: "}")) {
                 guard let open = segment.firstIndex(of: "{"), let close = segment.firstIndex(of: "}"), open < close,
                     segment[segment.index(after: close)...].firstIndex(where: { $0 == "{" || $0 == "}" }) == nil
                 else {
@@ -51,7 +51,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
                 }
                 segments.append(.variable(name: name, prefix: String(segment[..<open]), suffix: String(segment[segment.index(after: close)...])))
                 if kind == .literal { kind = .template }
-            } else if segment.contains("*") || segment.contains("?") {
+            } else if segment.utf8.contains(UInt8(ascii: "*")) || segment.utf8.contains(UInt8(ascii: "?")) {
                 segments.append(.glob(segment))
                 kind = .glob
             } else {
@@ -64,44 +64,50 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         return .success(PathPattern(text: text, kind: kind, segments: segments))
     }
 
-    /// The literal first segment, used to index non-literal patterns; `nil` when it varies.
-    var indexSegment: String? {
-        guard case .literal(let first)? = segments.first else { return nil }
-        return first
+    /// The literal segments before the first variable or glob, which index the pattern.
+    var literalPrefix: ArraySlice<String> {
+        var prefix: [String] = []
+        for segment in segments {
+            guard case .literal(let literal) = segment else { break }
+            prefix.append(literal)
+        }
+        return prefix[...]
     }
 
     public var description: String { text }
 
     /// Matches a request path split into segments (as ``PathPattern/split(_:)`` does); returns the
-    /// bound template variables on success.
+    /// bound template variables on success. Index-based: no slices, so no retains per step.
     func match(segments path: [Substring]) -> [String: String]? {
         var parameters: [String: String] = [:]
-        return matchFrom(0, path[...], &parameters) ? parameters : nil
+        return matchFrom(0, 0, path, &parameters) ? parameters : nil
     }
 
-    private func matchFrom(_ index: Int, _ path: ArraySlice<Substring>, _ parameters: inout [String: String]) -> Bool {
-        guard index < segments.count else { return path.isEmpty }
-        switch segments[index] {
-        case .globstar:
-            var rest = path
-            while true {
-                if matchFrom(index + 1, rest, &parameters) { return true }
-                guard !rest.isEmpty else { return false }
-                rest = rest.dropFirst()
+    private func matchFrom(_ start: Int, _ pathStart: Int, _ path: [Substring], _ parameters: inout [String: String]) -> Bool {
+        var index = start
+        var position = pathStart
+        while index < segments.count {
+            switch segments[index] {
+            case .globstar:
+                // Try every split point; `**` also matches no segment at all.
+                for next in position...path.count where matchFrom(index + 1, next, path, &parameters) { return true }
+                return false
+            case .literal(let literal):
+                guard position < path.count, path[position] == literal else { return false }
+            case .variable(let name, let prefix, let suffix):
+                guard position < path.count else { return false }
+                let segment = path[position]
+                guard segment.utf8.count > prefix.utf8.count + suffix.utf8.count, segment.hasPrefix(prefix), segment.hasSuffix(suffix) else {
+                    return false
+                }
+                parameters[name] = String(segment.dropFirst(prefix.count).dropLast(suffix.count))
+            case .glob(let glob):
+                guard position < path.count, Self.globMatches(Array(glob.utf8)[...], Array(path[position].utf8)[...]) else { return false }
             }
-        case .literal(let literal):
-            guard let first = path.first, first == literal else { return false }
-            return matchFrom(index + 1, path.dropFirst(), &parameters)
-        case .variable(let name, let prefix, let suffix):
-            guard let first = path.first, first.count > prefix.count + suffix.count,
-                first.hasPrefix(prefix), first.hasSuffix(suffix)
-            else { return false }
-            parameters[name] = String(first.dropFirst(prefix.count).dropLast(suffix.count))
-            return matchFrom(index + 1, path.dropFirst(), &parameters)
-        case .glob(let glob):
-            guard let first = path.first, Self.globMatches(Array(glob.utf8)[...], Array(first.utf8)[...]) else { return false }
-            return matchFrom(index + 1, path.dropFirst(), &parameters)
+            index += 1
+            position += 1
         }
+        return position == path.count
     }
 
     private static func globMatches(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
@@ -121,9 +127,25 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Splits a path into segments after the leading `/`.
+    /// Splits a path into segments after the leading `/` (what precedes the first `/` is dropped):
+    /// `/a/b` → `["a", "b"]`, `/` → `[""]`. Scans UTF-8; `String.split` works on Characters and
+    /// cost more than the rest of a lookup.
     static func split(_ path: String) -> [Substring] {
-        Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+        let utf8 = path.utf8
+        guard var start = utf8.firstIndex(of: UInt8(ascii: "/")) else { return [] }
+        start = utf8.index(after: start)
+        var segments: [Substring] = []
+        segments.reserveCapacity(8)
+        var index = start
+        while index < utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                segments.append(path[start..<index])
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        segments.append(path[start..<utf8.endIndex])
+        return segments
     }
 }
 

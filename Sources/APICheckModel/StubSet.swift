@@ -5,32 +5,34 @@ import Foundation
 ///
 /// Matching is deterministic (FORMATS §3): among stubs whose method and path match, the most
 /// specific wins (literal path > template > glob; then more query/header/body/origin constraints;
-/// then higher `priority`; then earlier in load order). Lookup goes through an index by literal
-/// path, or by first path segment for templates and globs, so its cost does not grow with the set.
+/// then higher `priority`; then earlier in load order). Literal paths are found through a hash
+/// table; templates and globs through a trie of their literal leading segments, so a request only
+/// meets the patterns that share its prefix (`/api/v1/movies/{id}` is never tried for
+/// `/api/v1/cart`). Lookup cost does not grow with the size of the set.
 /// This is the one matcher: the interceptor, the server and the crawler all call it.
 public struct StubSet: Sendable {
     public let stubs: [Stub]
-    private let literalIndex: [String: [Int]]
-    private let segmentIndex: [String: [Int]]
-    private let unindexed: [Int]
+    private let entries: [MatchEntry]
+    private let literalIndex: [String: [Int32]]
+    private let trie: PatternTrie
 
     public init(_ stubs: [Stub]) {
         self.stubs = stubs
-        var literalIndex: [String: [Int]] = [:]
-        var segmentIndex: [String: [Int]] = [:]
-        var unindexed: [Int] = []
+        var entries: [MatchEntry] = []
+        entries.reserveCapacity(stubs.count)
+        var literalIndex: [String: [Int32]] = [:]
+        var trie = PatternTrie()
         for (index, stub) in stubs.enumerated() {
+            entries.append(MatchEntry(stub))
             if stub.request.path.kind == .literal {
-                literalIndex[stub.request.path.text, default: []].append(index)
-            } else if let segment = stub.request.path.indexSegment {
-                segmentIndex[segment, default: []].append(index)
+                literalIndex[stub.request.path.text, default: []].append(Int32(index))
             } else {
-                unindexed.append(index)
+                trie.insert(Int32(index), prefix: stub.request.path.literalPrefix)
             }
         }
+        self.entries = entries
         self.literalIndex = literalIndex
-        self.segmentIndex = segmentIndex
-        self.unindexed = unindexed
+        self.trie = trie
     }
 
     public static let empty = StubSet([])
@@ -40,25 +42,25 @@ public struct StubSet: Sendable {
 
     /// The stub that answers `request`, or why none does.
     public func match(_ request: StubRequest, scenarios: ScenarioSelection = [:]) -> StubMatch {
-        var context = MatchContext(request: request, scenarios: scenarios)
+        var context = MatchContext(scenarios: scenarios)
         var best: (index: Int, parameters: [String: String])?
 
         if let candidates = literalIndex[request.path] {
-            for index in candidates where context.accepts(stubs[index]) {
+            for candidate in candidates {
+                let index = Int(candidate)
+                guard context.accepts(entries[index], request) else { continue }
                 if best == nil || isMoreSpecific(index, than: best!.index) { best = (index, [:]) }
             }
         }
-        if best == nil {
-            let buckets = [segmentIndex[String(Self.firstSegment(of: request.path))] ?? [], unindexed]
-            var segments: [Substring]?
-            for bucket in buckets {
-                for index in bucket {
-                    let stub = stubs[index]
-                    guard context.acceptsIgnoringPath(stub) else { continue }
-                    if segments == nil { segments = PathPattern.split(request.path) }
-                    guard let parameters = stub.request.path.match(segments: segments!) else { continue }
-                    if best == nil || isMoreSpecific(index, than: best!.index) { best = (index, parameters) }
-                }
+        if best == nil, !trie.isEmpty {
+            let segments = PathPattern.split(request.path)
+            trie.forEachCandidate(along: segments) { candidate in
+                let index = Int(candidate)
+                let entry = entries[index]
+                // A pattern can only beat the current best if it is at least as specific by kind.
+                if let current = best, entries[current.index].kind > entry.kind { return }
+                guard context.accepts(entry, request), let parameters = entry.pattern.path.match(segments: segments) else { return }
+                if best == nil || isMoreSpecific(index, than: best!.index) { best = (index, parameters) }
             }
         }
         if let best {
@@ -68,31 +70,30 @@ public struct StubSet: Sendable {
     }
 
     private func isMoreSpecific(_ candidate: Int, than current: Int) -> Bool {
-        let a = stubs[candidate]
-        let b = stubs[current]
-        if a.request.path.kind != b.request.path.kind { return a.request.path.kind > b.request.path.kind }
-        if a.request.constraintCount != b.request.constraintCount { return a.request.constraintCount > b.request.constraintCount }
+        let a = entries[candidate]
+        let b = entries[current]
+        if a.kind != b.kind { return a.kind > b.kind }
+        if a.constraintCount != b.constraintCount { return a.constraintCount > b.constraintCount }
         if a.priority != b.priority { return a.priority > b.priority }
         return candidate < current
-    }
-
-    private static func firstSegment(of path: String) -> Substring {
-        let rest = path.utf8.first == UInt8(ascii: "/") ? path.dropFirst() : Substring(path)
-        return rest.firstIndex(of: "/").map { rest[..<$0] } ?? rest
     }
 
     // MARK: Near misses (the slow path: only for requests no stub answers)
 
     /// How many near misses a report lists.
     public static let nearMissLimit = 3
+    /// How many stubs a near-miss search scores at most, so a 404 costs the same on any set size.
+    public static let nearMissSearchLimit = 2048
 
     private func nearMisses(for request: StubRequest, scenarios: ScenarioSelection) -> NearMissReport {
-        var context = MatchContext(request: request, scenarios: scenarios)
+        var context = MatchContext(scenarios: scenarios)
         let segments = PathPattern.split(request.path)
         var scored: [(score: Int, index: Int, differences: [MatchDifference])] = []
-        for (index, stub) in stubs.enumerated() {
-            let similarity = Self.pathSimilarity(stub.request.path, segments)
-            let differences = context.differences(stub, segments: segments)
+        for candidate in nearMissCandidates(for: request, segments: segments) {
+            let index = Int(candidate)
+            let entry = entries[index]
+            let similarity = Self.pathSimilarity(entry.pattern.path, segments)
+            let differences = context.differences(entry, request, segments: segments)
             // Fewer differences first; among equals, the more similar path.
             let score = differences.count * 1000 - similarity
             if scored.count < Self.nearMissLimit {
@@ -109,6 +110,26 @@ public struct StubSet: Sendable {
         )
     }
 
+    /// The stubs worth explaining: same path (other methods or constraints), patterns along the
+    /// request's prefix, literal siblings in the same folder; the whole set only when it is small.
+    private func nearMissCandidates(for request: StubRequest, segments: [Substring]) -> [Int32] {
+        if stubs.count <= Self.nearMissSearchLimit { return (0..<Int32(stubs.count)).map { $0 } }
+        var candidates = literalIndex[request.path] ?? []
+        trie.forEachCandidate(along: segments) { candidates.append($0) }
+        var parent = segments
+        while candidates.count < Self.nearMissLimit, !parent.isEmpty {
+            parent.removeLast()
+            let prefix = "/" + parent.joined(separator: "/")
+            // Literal stubs one level below `prefix`, found by probing the request's own shape.
+            if let siblings = literalIndex[prefix] { candidates += siblings }
+            if parent.isEmpty { break }
+        }
+        if candidates.count < Self.nearMissLimit {
+            candidates += (0..<Int32(min(stubs.count, Self.nearMissSearchLimit))).map { $0 }
+        }
+        return Array(candidates.prefix(Self.nearMissSearchLimit))
+    }
+
     /// Leading segments the pattern shares with the path, plus one when the segment counts agree.
     private static func pathSimilarity(_ pattern: PathPattern, _ path: [Substring]) -> Int {
         var shared = 0
@@ -120,6 +141,64 @@ public struct StubSet: Sendable {
             }
         }
         return shared + (pattern.segments.count == path.count ? 1 : 0)
+    }
+}
+
+/// What matching needs of a stub, held by reference so that trying a candidate costs one retain
+/// instead of copying the whole stub (headers, cookies, body…).
+private final class MatchEntry: Sendable {
+    let pattern: RequestPattern
+    let kind: PathPattern.Kind
+    let constraintCount: Int
+    let priority: Int
+    let scenario: ScenarioTag?
+
+    init(_ stub: Stub) {
+        pattern = stub.request
+        kind = stub.request.path.kind
+        constraintCount = stub.request.constraintCount
+        priority = stub.priority
+        scenario = stub.scenario
+    }
+}
+
+/// A trie over literal path segments. Each non-literal pattern sits at the node of its literal
+/// prefix; a request visits only the nodes along its own segments.
+private struct PatternTrie: Sendable {
+    private struct Node: Sendable {
+        var children: [Substring: Int32] = [:]
+        var patterns: [Int32] = []
+    }
+
+    private var nodes = [Node()]
+
+    var isEmpty: Bool { nodes.count == 1 && nodes[0].patterns.isEmpty }
+
+    mutating func insert(_ stub: Int32, prefix: ArraySlice<String>) {
+        var node = 0
+        for segment in prefix {
+            if let child = nodes[node].children[Substring(segment)] {
+                node = Int(child)
+            } else {
+                nodes.append(Node())
+                let child = nodes.count - 1
+                nodes[node].children[Substring(segment)] = Int32(child)
+                node = child
+            }
+        }
+        nodes[node].patterns.append(stub)
+    }
+
+    /// Calls `body` with every pattern whose literal prefix is a prefix of `segments`.
+    func forEachCandidate(along segments: [Substring], _ body: (Int32) -> Void) {
+        var node = 0
+        var depth = 0
+        while true {
+            for stub in nodes[node].patterns { body(stub) }
+            guard depth < segments.count, let child = nodes[node].children[segments[depth]] else { return }
+            node = Int(child)
+            depth += 1
+        }
     }
 }
 
@@ -145,79 +224,75 @@ public enum StubMatch: Sendable {
     }
 }
 
-/// Per-request state for matching: parses the body as JSON at most once.
+/// Per-request state for matching: parses the body as JSON at most once. The request is passed
+/// to each call (borrowed) rather than stored, which would copy it.
 private struct MatchContext {
-    let request: StubRequest
     let scenarios: ScenarioSelection
     private var parsedBody: JSONValue??
 
-    init(request: StubRequest, scenarios: ScenarioSelection) {
-        self.request = request
+    init(scenarios: ScenarioSelection) {
         self.scenarios = scenarios
     }
 
-    mutating func accepts(_ stub: Stub) -> Bool {
-        acceptsIgnoringPath(stub)
-    }
-
-    mutating func acceptsIgnoringPath(_ stub: Stub) -> Bool {
-        let pattern = stub.request
+    /// Everything but the path, which the caller has checked (literal) or checks next (patterns).
+    mutating func accepts(_ entry: MatchEntry, _ request: StubRequest) -> Bool {
+        let pattern = entry.pattern
         if let method = pattern.method, method != request.method { return false }
-        if let tag = stub.scenario, let active = scenarios[tag.useCase], active != tag.name { return false }
-        for constraint in pattern.query where !queryMatches(constraint) { return false }
-        for constraint in pattern.headers where !headerMatches(constraint) { return false }
-        if let origin = pattern.origin, !originMatches(origin) { return false }
-        for constraint in pattern.body where !bodyMatches(constraint) { return false }
+        if let tag = entry.scenario, let active = scenarios[tag.useCase], active != tag.name { return false }
+        for constraint in pattern.query where !queryMatches(constraint, request) { return false }
+        for constraint in pattern.headers where !headerMatches(constraint, request) { return false }
+        if let origin = pattern.origin, !originMatches(origin, request) { return false }
+        for constraint in pattern.body where !bodyMatches(constraint, request) { return false }
         return true
     }
 
-    mutating func differences(_ stub: Stub, segments: [Substring]) -> [MatchDifference] {
-        let pattern = stub.request
+    mutating func differences(_ entry: MatchEntry, _ request: StubRequest, segments: [Substring]) -> [MatchDifference] {
+        let pattern = entry.pattern
         var differences: [MatchDifference] = []
         if let method = pattern.method, method != request.method {
             differences.append(.method(expected: method, actual: request.method))
         }
         let pathMatches = pattern.path.kind == .literal ? pattern.path.text == request.path : pattern.path.match(segments: segments) != nil
         if !pathMatches { differences.append(.path(expected: pattern.path.text, actual: request.path)) }
-        for constraint in pattern.query where !queryMatches(constraint) {
+        for constraint in pattern.query where !queryMatches(constraint, request) {
             differences.append(.query(expected: constraint, actual: request.query.first { $0.name == constraint.name }?.value))
         }
-        for constraint in pattern.headers where !headerMatches(constraint) {
+        for constraint in pattern.headers where !headerMatches(constraint, request) {
             differences.append(.header(expected: constraint, actual: request.headers.value(named: constraint.name)))
         }
-        if let origin = pattern.origin, !originMatches(origin) {
+        if let origin = pattern.origin, !originMatches(origin, request) {
             let actual = OriginConstraint(scheme: request.scheme, host: request.host, port: request.port)
             differences.append(.origin(expected: origin, actual: actual))
         }
-        for constraint in pattern.body where !bodyMatches(constraint) {
+        for constraint in pattern.body where !bodyMatches(constraint, request) {
             differences.append(.body(expected: constraint))
         }
-        if let tag = stub.scenario, let active = scenarios[tag.useCase], active != tag.name {
+        if let tag = entry.scenario, let active = scenarios[tag.useCase], active != tag.name {
             differences.append(.scenario(tag: tag, active: active))
         }
         return differences
     }
 
-    private func queryMatches(_ constraint: ValueConstraint) -> Bool {
+    private func queryMatches(_ constraint: ValueConstraint, _ request: StubRequest) -> Bool {
         request.query.contains { item in
             item.name == constraint.name && (constraint.value == nil || item.value == constraint.value)
         }
     }
 
-    private func headerMatches(_ constraint: ValueConstraint) -> Bool {
+    private func headerMatches(_ constraint: ValueConstraint, _ request: StubRequest) -> Bool {
         request.headers.contains { header in
             header.name.caseInsensitiveEquals(constraint.name) && (constraint.value == nil || header.value == constraint.value)
         }
     }
 
-    private func originMatches(_ origin: OriginConstraint) -> Bool {
+    private func originMatches(_ origin: OriginConstraint, _ request: StubRequest) -> Bool {
         if let scheme = origin.scheme, scheme != request.scheme { return false }
         if let host = origin.host, host != request.host { return false }
         if let port = origin.port, port != request.port { return false }
         return true
     }
 
-    private mutating func bodyMatches(_ constraint: BodyConstraint) -> Bool {
+    private mutating func bodyMatches(_ constraint: BodyConstraint, _ request: StubRequest) -> Bool {
         switch constraint {
         case .contains(let text):
             guard !text.isEmpty else { return true }

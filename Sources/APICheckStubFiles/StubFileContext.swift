@@ -46,9 +46,8 @@ struct StubFileContext {
     }
 
     mutating func method(_ text: String, at location: SourceLocation) -> String? {
-        let method = text.trimmingCharacters(in: .whitespaces)
-        let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-        guard !method.isEmpty, method.allSatisfy({ tokenCharacters.contains($0) }) else {
+        let method = text.trimmedASCIIWhitespace
+        guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
             error("\"\(text)\" is not an HTTP method", at: location)
             return nil
         }
@@ -56,9 +55,19 @@ struct StubFileContext {
         return method.uppercased()
     }
 
+    /// RFC 9110 `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
     /// A path pattern, with any `?name=value` part turned into query constraints.
     mutating func path(_ text: String, at location: SourceLocation) -> (PathPattern, [ValueConstraint])? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedASCIIWhitespace
         let parts = trimmed.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let pathText = parts.first.map(String.init) ?? ""
         var query: [ValueConstraint] = []
@@ -70,7 +79,7 @@ struct StubFileContext {
                 query.append(ValueConstraint(name: name, value: value))
             }
         }
-        let decoded = pathText.removingPercentEncoding ?? pathText
+        let decoded = pathText.utf8.contains(UInt8(ascii: "%")) ? (pathText.removingPercentEncoding ?? pathText) : pathText
         switch PathPattern.parse(decoded) {
         case .success(let pattern): return (pattern, query)
         case .failure(let reason):
@@ -126,7 +135,7 @@ struct StubFileContext {
         case .template: actual = nil
         }
         guard let actual else { return }
-        if Int(declared.trimmingCharacters(in: .whitespaces)) != actual {
+        if Int(declared.trimmedASCIIWhitespace) != actual {
             warning("Content-Length \(declared) does not match the body (\(actual) bytes); the real length is sent", at: location)
         }
     }

@@ -48,7 +48,6 @@ public struct StubLoader: Sendable {
             files.append(LoadedStubFile(path: candidate.displayPath, stubCount: failed ? 0 : result.stubs.count, isValid: !failed))
             if !failed { stubs += result.stubs }
         }
-        stubs = Self.tagScenarios(stubs, candidates: candidates)
         let set = StubSet(stubs)
         let errorCount = diagnostics.filter { $0.severity == .error }.count
         logger.debug(
@@ -78,49 +77,52 @@ public struct StubLoader: Sendable {
             return
         }
         if !isDirectory.boolValue {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            let root = StubRoot(path: options.root ?? folder)
-            let real = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
             guard Self.format(of: path) != nil else {
                 diagnostics.append(.error("not a stub file: stub files end in .xml or .json", at: SourceLocation(path: path)))
                 return
             }
-            guard root.contains(realPath: real) else {
+            let root = StubRoot(path: options.root ?? FileSystem.parent(of: FileSystem.realPath(path) ?? path))
+            guard let real = FileSystem.realPath(path), root.contains(realPath: real) else {
                 diagnostics.append(.error("the file is outside the stub root \(root.realPath)", at: SourceLocation(path: path)))
                 return
             }
-            let relative = String(URL(fileURLWithPath: real).deletingLastPathComponent().path.dropFirst(root.realPath.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            let folder = FileSystem.parent(of: real)
+            let relative = folder == root.realPath ? "" : String(folder.dropFirst(root.realPath.count + 1))
             candidates.append(Candidate(displayPath: path, realPath: real, relativeFolder: relative, root: root))
             return
         }
         let root = StubRoot(path: options.root ?? path)
-        let base = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
-        guard let enumerator = FileManager.default.enumerator(
-            at: base, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey], options: [.skipsHiddenFiles]
-        ) else {
+        guard let base = FileSystem.realPath(path),
+            let entries = FileSystem.walk(base, maximumEntries: options.maximumFileCount * 4)
+        else {
             diagnostics.append(.error("cannot read the directory", at: SourceLocation(path: path)))
             return
         }
+        let displayBase = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
         var found: [(relative: String, real: String)] = []
-        let basePath = base.path
-        for case let url as URL in enumerator {
-            guard Self.format(of: url.path) != nil else { continue }
-            let standardized = url.standardizedFileURL.path
-            guard standardized.hasPrefix(basePath) else { continue }
-            let relative = String(standardized.dropFirst(basePath.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-            found.append((relative, standardized))
+        for entry in entries where Self.format(of: entry.relativePath) != nil {
+            let absolute = base + "/" + entry.relativePath
+            switch entry.kind {
+            case .file:
+                // Reached without following a symlink from a resolved base: inside it by construction.
+                found.append((entry.relativePath, absolute))
+            case .symlink:
+                guard let real = FileSystem.realPath(absolute), root.contains(realPath: real) else {
+                    let target = FileSystem.realPath(absolute) ?? "a missing file"
+                    diagnostics.append(.error("a symlink to \(target), outside the stub root \(root.realPath); not loaded", at: SourceLocation(path: displayBase + "/" + entry.relativePath)))
+                    continue
+                }
+                found.append((entry.relativePath, real))
+            case .directory, .other:
+                found.append((entry.relativePath, absolute))  // reading reports "not a regular file"
+            }
         }
         found.sort { $0.relative.utf8.lexicographicallyPrecedes($1.relative.utf8) }
-        let displayBase = path.hasSuffix("/") ? String(path.dropLast()) : path
-        for file in found {
-            let display = displayBase + "/" + file.relative
-            let real = URL(fileURLWithPath: file.real).resolvingSymlinksInPath().path
-            guard root.contains(realPath: real) else {
-                diagnostics.append(.error("a symlink to \(real), outside the stub root \(root.realPath); not loaded", at: SourceLocation(path: display)))
-                continue
-            }
-            let folder = (file.relative as NSString).deletingLastPathComponent
-            candidates.append(Candidate(displayPath: display, realPath: real, relativeFolder: folder, root: root))
+        let baseInsideRoot = base == root.realPath ? "" : (root.contains(realPath: base) ? String(base.dropFirst(root.realPath.count + 1)) : "")
+        for file in found where !file.relative.isEmpty {
+            let folder = FileSystem.parent(of: file.relative)
+            let relativeFolder = [baseInsideRoot, folder].filter { !$0.isEmpty }.joined(separator: "/")
+            candidates.append(Candidate(displayPath: displayBase + "/" + file.relative, realPath: file.real, relativeFolder: relativeFolder, root: root))
         }
     }
 
@@ -161,7 +163,7 @@ public struct StubLoader: Sendable {
     private func decode(_ candidate: Candidate) -> FileResult {
         var context = StubFileContext(
             displayPath: candidate.displayPath,
-            folder: URL(fileURLWithPath: candidate.realPath).deletingLastPathComponent().path,
+            folder: FileSystem.parent(of: candidate.realPath),
             root: candidate.root,
             options: options
         )
@@ -169,57 +171,36 @@ public struct StubLoader: Sendable {
         guard let bytes = readBounded(candidate.realPath, context: &context, location: location) else {
             return FileResult(diagnostics: context.diagnostics)
         }
-        let stubs: [Stub]
+        var stubs: [Stub]
         switch Self.format(of: candidate.realPath) {
         case .xml: stubs = XMLStubDecoder().decode(bytes, context: &context)
         case .json: stubs = JSONStubDecoder().decode(bytes, context: &context)
         case nil: stubs = []
         }
+        // Every stub is scenario `<file name>` of use case `<folder>` (PESimu-Select's
+        // `screen/use-case/scenario.xml`). Harmless where nobody selects: without a selection every
+        // scenario competes and the usual order decides.
+        let scenario = ScenarioTag(
+            useCase: candidate.relativeFolder.isEmpty ? "." : candidate.relativeFolder,
+            name: FileSystem.deletingExtension(of: FileSystem.lastComponent(of: candidate.displayPath))
+        )
+        for index in stubs.indices { stubs[index].scenario = scenario }
         return FileResult(stubs: stubs, diagnostics: context.diagnostics, references: context.references)
     }
 
     /// Reads a regular file no larger than the limit; never reads more than the limit.
     private func readBounded(_ path: String, context: inout StubFileContext, location: SourceLocation) -> [UInt8]? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
-            context.error("cannot read the file", at: location)
-            return nil
-        }
-        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+        switch FileSystem.read(path, maximumBytes: options.maximumStubFileBytes) {
+        case .success(let bytes):
+            return bytes
+        case .failure(.notRegular):
             context.error("not a regular file", at: location)
-            return nil
-        }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= options.maximumStubFileBytes else {
+        case .failure(.tooLarge(let size)):
             context.error("the file is \(size) bytes, over the stub file limit of \(options.maximumStubFileBytes) bytes (large bodies belong in a body-file)", at: location)
-            return nil
+        case .failure(.cannotOpen(let reason)):
+            context.error("cannot read the file: \(reason)", at: location)
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            context.error("cannot open the file", at: location)
-            return nil
-        }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: options.maximumStubFileBytes + 1)) ?? Data()
-        guard data.count <= options.maximumStubFileBytes else {
-            context.error("the file grew over the stub file limit of \(options.maximumStubFileBytes) bytes while being read", at: location)
-            return nil
-        }
-        return [UInt8](data)
-    }
-
-    // MARK: Scenarios
-
-    /// Names every stub as scenario `<file name>` of use case `<folder>` (PESimu-Select's
-    /// `screen/use-case/scenario.xml`). Harmless where nobody selects: without a selection every
-    /// scenario competes and the usual order decides.
-    private static func tagScenarios(_ stubs: [Stub], candidates: [Candidate]) -> [Stub] {
-        let folderOf = Dictionary(candidates.map { ($0.displayPath, $0.relativeFolder) }, uniquingKeysWith: { first, _ in first })
-        return stubs.map { stub in
-            var tagged = stub
-            let folder = folderOf[stub.source.path] ?? ""
-            let fileName = (stub.source.path as NSString).lastPathComponent
-            tagged.scenario = ScenarioTag(useCase: folder.isEmpty ? "." : folder, name: (fileName as NSString).deletingPathExtension)
-            return tagged
-        }
+        return nil
     }
 }
 

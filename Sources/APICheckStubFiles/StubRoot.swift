@@ -8,8 +8,7 @@ struct StubRoot: Sendable {
     let realPath: String
 
     init(path: String) {
-        let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
-        var real = url.path
+        var real = FileSystem.realPath(path) ?? URL(fileURLWithPath: path).standardizedFileURL.path
         while real.count > 1, real.hasSuffix("/") { real.removeLast() }
         self.realPath = real
     }

@@ -55,7 +55,7 @@ struct XMLStubDecoder {
 
         // Failure first: a failing stub needs no status.
         var failure: StubFailure?
-        if let failureElement = element.elements(named: "failure").first {
+        if let failureElement = element.firstElement(named: "failure") {
             if let code = failureElement.attributeNode("code") {
                 failure = context.failure(code.value, at: location(code, context))
             } else {
@@ -65,7 +65,7 @@ struct XMLStubDecoder {
 
         var status = 200
         if let attribute = element.attributeNode("statusCode") {
-            let value = Int(attribute.value.trimmingCharacters(in: .whitespaces))
+            let value = Int(attribute.value.trimmedASCIIWhitespace)
             status = context.status(value, text: attribute.value, at: location(attribute, context)) ?? status
         } else if failure == nil {
             context.error("<http-response> needs a statusCode attribute (e.g. statusCode=\"200\")", at: location(element, context))
@@ -77,12 +77,12 @@ struct XMLStubDecoder {
             }
         }
 
-        guard let annotation = element.elements(named: "annotation").first else {
+        guard let annotation = element.firstElement(named: "annotation") else {
             context.error("<http-response> needs an <annotation uri-path=\"…\" request-method=\"…\"> saying which request it answers", at: location(element, context))
             return nil
         }
         let name = annotation.attribute("name") ?? ""
-        let description = annotation.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let description = annotation.text.trimmedASCIIWhitespace
 
         var method: String? = "GET"
         if let attribute = annotation.attributeNode("request-method") {
@@ -173,7 +173,7 @@ struct XMLStubDecoder {
         let body = decodeBody(element, context: &context)
 
         var latency = StubLatency.none
-        if let latencyElement = element.elements(named: "latency").first {
+        if let latencyElement = element.firstElement(named: "latency") {
             for (attributeName, keyPath) in [("request", \StubLatency.request), ("response", \StubLatency.response)] {
                 guard let attribute = latencyElement.attributeNode(attributeName) else { continue }
                 if let seconds = context.seconds(Double(attribute.value), text: attribute.value, name: attributeName, at: location(attribute, context)) {

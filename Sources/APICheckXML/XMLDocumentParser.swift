@@ -1,4 +1,5 @@
 import CAPICheckLibXML2
+import Foundation
 
 /// The one way APICheck parses XML: libxml2 with safe options, errors as values with positions.
 ///
@@ -55,10 +56,16 @@ public enum XMLDocumentParser {
 
 /// Parses without building anything: the bare-libxml2 yardstick for the loader benchmark.
 package enum LibXML2Baseline {
-    /// Reads and parses the file at `path` with the same options as ``XMLDocumentParser``, then frees it.
+    /// Reads the file at `path` and parses it with `xmlReadMemory` and the same options as
+    /// ``XMLDocumentParser``, then frees it. (Not `xmlReadFile`: it opens files through the
+    /// external-entity loader, which the funnel denies.)
     package static func parseAndFree(path: String) -> Bool {
         LibXML2.initialize()
-        guard let document = xmlReadFile(path, nil, LibXML2.safeOptions) else { return false }
+        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return false }
+        let document = data.withUnsafeBytes { buffer in
+            xmlReadMemory(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(buffer.count), path, nil, LibXML2.safeOptions)
+        }
+        guard let document else { return false }
         xmlFreeDoc(document)
         return true
     }
@@ -136,23 +143,31 @@ private struct TreeConverter {
         let start = lines.findTag(name: name, prefix: node.pointee.ns.flatMap { $0.pointee.prefix.map(string) }, onOrAfterLine: line)
         var attributes: [XMLAttribute] = []
         var attribute = node.pointee.properties
-        while let current = attribute {
-            let attributeName = string(current.pointee.name)
-            var value = ""
-            if let content = xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1) {
-                value = string(content)
-                apicheck_xml_free(content)
+        if attribute != nil {
+            let offsets = lines.attributeOffsets(inStartTagAt: start.offset)
+            while let current = attribute {
+                let attributeName = string(current.pointee.name)
+                let value = attributeValue(current, in: node)
+                let offset = offsets.first { lines.localNameEquals($0.name, attributeName) }?.offset
+                attributes.append(XMLAttribute(name: attributeName, value: value, position: offset.map(lines.position(of:)) ?? start.position))
+                attribute = current.pointee.next
             }
-            let position = lines.findAttribute(attributeName, after: start.offset) ?? start.position
-            attributes.append(XMLAttribute(name: attributeName, value: value, position: position))
-            attribute = current.pointee.next
         }
         var children: [XMLNode] = []
+        // Indentation between child elements is not content: skip blank text beside elements.
+        var hasElementChildren = false
+        var scan = node.pointee.children
+        while let current = scan, !hasElementChildren {
+            hasElementChildren = current.pointee.type == XML_ELEMENT_NODE
+            scan = current.pointee.next
+        }
         var child = node.pointee.children
         while let current = child {
             switch current.pointee.type {
             case XML_ELEMENT_NODE:
                 children.append(.element(element(current)))
+            case XML_TEXT_NODE where hasElementChildren && xmlIsBlankNode(current) != 0:
+                break
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 let text = current.pointee.content.map(string) ?? ""
                 if case .text(let previous)? = children.last {
@@ -169,6 +184,18 @@ private struct TreeConverter {
         return XMLElement(
             name: name, namespaceURI: namespace, attributes: attributes, children: children, position: start.position
         )
+    }
+
+    /// Most attribute values are one text node: read it in place instead of asking libxml2 to
+    /// concatenate into a fresh C string.
+    private func attributeValue(_ attribute: xmlAttrPtr, in node: xmlNodePtr) -> String {
+        guard let child = attribute.pointee.children else { return "" }
+        if child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE, let content = child.pointee.content {
+            return String(cString: content)
+        }
+        guard let joined = xmlNodeListGetString(node.pointee.doc, child, 1) else { return "" }
+        defer { apicheck_xml_free(joined) }
+        return String(cString: joined)
     }
 
     private func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
@@ -223,21 +250,35 @@ private struct LineTable {
         return (XMLPosition(line: line, column: 1), offset)
     }
 
-    func findAttribute(_ name: String, after offset: Int) -> XMLPosition? {
-        let needle = Array(name.utf8)
-        var index = offset
-        let end = bytes.count - needle.count
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: ">") { return nil }
-            if isSpace(byte), bytes[(index + 1)..<(index + 1 + needle.count)].elementsEqual(needle) {
-                var after = index + 1 + needle.count
-                while after < bytes.count, isSpace(bytes[after]) { after += 1 }
-                if after < bytes.count, bytes[after] == UInt8(ascii: "=") { return position(of: index + 1) }
-            }
+    /// The offsets of the attribute names of the start tag beginning at `offset` (its `<`),
+    /// in one pass that skips quoted values (which may contain `>`).
+    func attributeOffsets(inStartTagAt offset: Int) -> [(name: Range<Int>, offset: Int)] {
+        var result: [(name: Range<Int>, offset: Int)] = []
+        var index = offset + 1
+        while index < bytes.count, isNameByte(bytes[index]) { index += 1 }  // the element name
+        while index < bytes.count {
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            guard index < bytes.count, bytes[index] != UInt8(ascii: ">"), bytes[index] != UInt8(ascii: "/") else { break }
+            let nameStart = index
+            while index < bytes.count, isNameByte(bytes[index]), bytes[index] != UInt8(ascii: "=") { index += 1 }
+            result.append((nameStart..<index, nameStart))
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { break }
+            index += 1
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { break }
+            let quote = bytes[index]
+            index += 1
+            while index < bytes.count, bytes[index] != quote { index += 1 }
             index += 1
         }
-        return nil
+        return result
+    }
+
+    /// Whether the (possibly prefixed) name at `range` has the local name `name`.
+    func localNameEquals(_ range: Range<Int>, _ name: String) -> Bool {
+        let local = bytes[range].lastIndex(of: UInt8(ascii: ":")).map { ($0 + 1)..<range.upperBound } ?? range
+        return bytes[local].elementsEqual(name.utf8)
     }
 
     private func lastOccurrence(of needle: [UInt8], in range: Range<Int>) -> Int? {

@@ -22,18 +22,21 @@ public enum XMLNode: Sendable, Hashable {
     case text(String)
 }
 
-/// An element of a parsed document, detached from libxml2: a plain value that owns its data.
+/// An element of a parsed document, detached from libxml2: an immutable object that owns its data
+/// (a class, so handing elements around costs a retain, not a deep copy).
 ///
 /// Comments and processing instructions are dropped; entity references never appear because
 /// documents that declare entities are refused (see ``XMLDocumentParser``).
-public struct XMLElement: Sendable, Hashable {
+public final class XMLElement: Sendable, Hashable, CustomStringConvertible {
     /// The local name, without prefix.
-    public var name: String
-    public var namespaceURI: String?
-    public var attributes: [XMLAttribute]
-    public var children: [XMLNode]
+    public let name: String
+    public let namespaceURI: String?
+    public let attributes: [XMLAttribute]
+    public let children: [XMLNode]
+    /// Child elements, in document order.
+    public let elements: [XMLElement]
     /// Where the start tag's `<` is.
-    public var position: XMLPosition
+    public let position: XMLPosition
 
     public init(
         name: String,
@@ -46,6 +49,10 @@ public struct XMLElement: Sendable, Hashable {
         self.namespaceURI = namespaceURI
         self.attributes = attributes
         self.children = children
+        self.elements = children.compactMap {
+            if case .element(let element) = $0 { return element }
+            return nil
+        }
         self.position = position
     }
 
@@ -59,17 +66,14 @@ public struct XMLElement: Sendable, Hashable {
         attributes.first { $0.name == name }
     }
 
-    /// Child elements, in document order.
-    public var elements: [XMLElement] {
-        children.compactMap {
-            if case .element(let element) = $0 { return element }
-            return nil
-        }
-    }
-
     /// Child elements called `name`, in document order.
     public func elements(named name: String) -> [XMLElement] {
         elements.filter { $0.name == name }
+    }
+
+    /// The first child element called `name`.
+    public func firstElement(named name: String) -> XMLElement? {
+        elements.first { $0.name == name }
     }
 
     /// The concatenated character data of the direct children (text and CDATA).
@@ -79,5 +83,18 @@ public struct XMLElement: Sendable, Hashable {
             if case .text(let text) = child { result += text }
         }
         return result
+    }
+
+    public var description: String { "<\(name)> at \(position.line):\(position.column)" }
+
+    public static func == (lhs: XMLElement, rhs: XMLElement) -> Bool {
+        lhs === rhs
+            || (lhs.name == rhs.name && lhs.namespaceURI == rhs.namespaceURI && lhs.attributes == rhs.attributes
+                && lhs.children == rhs.children && lhs.position == rhs.position)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(position)
     }
 }

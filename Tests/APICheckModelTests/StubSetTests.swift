@@ -142,6 +142,40 @@ func makeStub(
         #expect(header.description.contains("Accept is missing"))
     }
 
+    @Test func nearMissesInALargeSetStillFindTheClosestStubs() {
+        var stubs: [Stub] = (0..<(StubSet.nearMissSearchLimit * 3)).map { makeStub("filler \($0)", "GET", "/filler/\($0)") }
+        stubs.append(makeStub("rent", "PUT", "/cart/AzCa3T"))
+        stubs.append(makeStub("movie", "GET", "/api/movies/{id}", headers: [ValueConstraint(name: "Accept", value: "application/json")]))
+        let set = StubSet(stubs)
+        guard case .unmatched(let method) = set.match(StubRequest(method: "GET", path: "/cart/AzCa3T")) else {
+            Issue.record("expected no match")
+            return
+        }
+        #expect(method.nearMisses.first?.stub.name == "rent")
+        guard case .unmatched(let header) = set.match(StubRequest(method: "GET", path: "/api/movies/7")) else {
+            Issue.record("expected no match")
+            return
+        }
+        #expect(header.nearMisses.first?.stub.name == "movie")
+        #expect(header.nearMisses.first?.differences.count == 1)
+    }
+
+    @Test func manyPatternsUnderOneSharedPrefixEachMatchTheirOwnPaths() {
+        var stubs: [Stub] = []
+        for resource in ["movies", "carts", "posters", "users"] {
+            stubs.append(makeStub(resource, "GET", "/api/v1/\(resource)/{id}"))
+            stubs.append(makeStub("\(resource) items", "GET", "/api/v1/\(resource)/{id}/items/{item}"))
+        }
+        stubs.append(makeStub("anything under v1", "GET", "/api/v1/**"))
+        let set = StubSet(stubs)
+        #expect(set.match(StubRequest(method: "GET", path: "/api/v1/carts/7")).matched?.stub.name == "carts")
+        let item = set.match(StubRequest(method: "GET", path: "/api/v1/users/3/items/9")).matched
+        #expect(item?.stub.name == "users items")
+        #expect(item?.pathParameters == ["id": "3", "item": "9"])
+        #expect(set.match(StubRequest(method: "GET", path: "/api/v1/other/1")).matched?.stub.name == "anything under v1")
+        #expect(set.match(StubRequest(method: "GET", path: "/api/v2/movies/1")).matched == nil)
+    }
+
     @Test func emptySetSaysSo() {
         guard case .unmatched(let report) = StubSet.empty.match(StubRequest(method: "GET", path: "/")) else {
             Issue.record("expected no match")

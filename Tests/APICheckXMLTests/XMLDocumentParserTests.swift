@@ -28,6 +28,20 @@ import Testing
         #expect(root.elements.count == 1)
     }
 
+    @Test func attributePositionsSkipQuotedValuesContainingAngleBrackets() throws {
+        let root = try parse(#"<r a="x > y" b='1' c="2"/>"#)
+        #expect(root.attributeNode("a")?.position == XMLPosition(line: 1, column: 4))
+        #expect(root.attributeNode("b")?.position == XMLPosition(line: 1, column: 14))
+        #expect(root.attributeNode("c")?.position == XMLPosition(line: 1, column: 20))
+    }
+
+    @Test func indentationBetweenElementsIsNotContentButTextIs() throws {
+        let root = try parse("<r>\n  <a>  </a>\n  <b> x </b>\n</r>")
+        #expect(root.children.count == 2)
+        #expect(root.elements[0].text == "  ")
+        #expect(root.elements[1].text == " x ")
+    }
+
     @Test func malformedDocumentReportsLineAndColumn() {
         let error = #expect(throws: XMLParseError.self) {
             try parse("<a>\n  <b></a>\n")
