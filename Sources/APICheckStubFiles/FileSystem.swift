@@ -91,7 +91,7 @@ enum FileSystem {
 
     /// Reads a regular file of at most `maximumBytes`. The type and size are checked on the open
     /// descriptor (no race with a swapped file), and `O_NONBLOCK` keeps a FIFO from hanging us.
-    static func read(_ path: String, maximumBytes: Int) -> Result<[UInt8], ReadError> {
+    static func readFile(_ path: String, maximumBytes: Int) -> Result<[UInt8], ReadError> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
         defer { close(descriptor) }
@@ -104,7 +104,7 @@ enum FileSystem {
         var total = 0
         while total < size {
             let count = bytes.withUnsafeMutableBytes { buffer in
-                Foundation.read(descriptor, buffer.baseAddress! + total, size - total)
+                read(descriptor, buffer.baseAddress! + total, size - total)
             }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }  // the file shrank: keep what is there

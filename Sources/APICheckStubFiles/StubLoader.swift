@@ -190,7 +190,7 @@ public struct StubLoader: Sendable {
 
     /// Reads a regular file no larger than the limit; never reads more than the limit.
     private func readBounded(_ path: String, context: inout StubFileContext, location: SourceLocation) -> [UInt8]? {
-        switch FileSystem.read(path, maximumBytes: options.maximumStubFileBytes) {
+        switch FileSystem.readFile(path, maximumBytes: options.maximumStubFileBytes) {
         case .success(let bytes):
             return bytes
         case .failure(.notRegular):
