@@ -111,7 +111,8 @@ public struct StubSet: Sendable {
     }
 
     /// The stubs worth explaining: same path (other methods or constraints), patterns along the
-    /// request's prefix, literal siblings in the same folder; the whole set only when it is small.
+    /// request's prefix, literal stubs at its ancestor paths; the whole set only when it is small,
+    /// else the first ``nearMissSearchLimit`` stubs as a last resort.
     private func nearMissCandidates(for request: StubRequest, segments: [Substring]) -> [Int32] {
         if stubs.count <= Self.nearMissSearchLimit { return (0..<Int32(stubs.count)).map { $0 } }
         var candidates = literalIndex[request.path] ?? []
@@ -120,7 +121,6 @@ public struct StubSet: Sendable {
         while candidates.count < Self.nearMissLimit, !parent.isEmpty {
             parent.removeLast()
             let prefix = "/" + parent.joined(separator: "/")
-            // Literal stubs one level below `prefix`, found by probing the request's own shape.
             if let siblings = literalIndex[prefix] { candidates += siblings }
             if parent.isEmpty { break }
         }
