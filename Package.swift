@@ -7,11 +7,15 @@ let package = Package(
     products: [
         .library(name: "APICheckModel", targets: ["APICheckModel"]),
         .library(name: "APICheckStubFiles", targets: ["APICheckStubFiles"]),
+        .library(name: "APICheckTemplates", targets: ["APICheckTemplates"]),
+        .library(name: "APICheckInterceptor", targets: ["APICheckInterceptor"]),
+        .library(name: "APICheckTesting", targets: ["APICheckTesting"]),
         .executable(name: "apicheck", targets: ["apicheck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // The only C in the package: libxml2 through pkg-config, imported by APICheckXML alone.
@@ -30,17 +34,35 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "APICheckTemplates",
+            dependencies: [
+                "APICheckModel", "APICheckJSON",
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // In-process stubbing for apps and tests: neither NIO nor libxml2 (apps link it).
+        .target(
+            name: "APICheckInterceptor",
+            dependencies: ["APICheckModel", "APICheckTemplates", .product(name: "Logging", package: "swift-log")]
+        ),
+        // XCTest and Swift Testing helpers: loading stub folders, binding sessions, assertions.
+        .target(
+            name: "APICheckTesting",
+            dependencies: ["APICheckInterceptor", "APICheckStubFiles", "APICheckTemplates", "APICheckModel"]
+        ),
         .executableTarget(
             name: "apicheck",
             dependencies: [
-                "APICheckModel", "APICheckStubFiles", "APICheckJSON",
+                "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "apicheck-bench",
-            dependencies: ["APICheckModel", "APICheckStubFiles", "APICheckXML"]
+            dependencies: ["APICheckModel", "APICheckStubFiles", "APICheckXML", "APICheckInterceptor"]
         ),
         .testTarget(name: "APICheckXMLTests", dependencies: ["APICheckXML"]),
         .testTarget(name: "APICheckJSONTests", dependencies: ["APICheckJSON"]),
@@ -51,6 +73,18 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "APICheckCLITests", dependencies: ["APICheckJSON"]),
+        .testTarget(name: "APICheckTemplatesTests", dependencies: ["APICheckTemplates", "APICheckModel"]),
+        .testTarget(
+            name: "APICheckInterceptorTests",
+            dependencies: ["APICheckInterceptor", "APICheckTesting", "APICheckModel", "APICheckStubFiles"]
+        ),
+        // The worked example: a hypermedia client tested entirely with stubs/acmeflix.
+        .target(name: "AcmeFlixClient", path: "Examples/AcmeFlixClient/Sources/AcmeFlixClient"),
+        .testTarget(
+            name: "AcmeFlixClientTests",
+            dependencies: ["AcmeFlixClient", "APICheckTesting", "APICheckInterceptor", "APICheckModel"],
+            path: "Examples/AcmeFlixClient/Tests/AcmeFlixClientTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -76,6 +76,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// Matches every path (`/**`).
+    public static let anything = PathPattern(text: "/**", kind: .glob, segments: [.globstar])
+
     /// Matches a request path split into segments (as ``PathPattern/split(_:)`` does); returns the
     /// bound template variables on success. Index-based: no slices, so no retains per step.
     func match(segments path: [Substring]) -> [String: String]? {

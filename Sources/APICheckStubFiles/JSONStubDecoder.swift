@@ -6,7 +6,9 @@ import Foundation
 /// The keys mirror the XML format; `schemas/stub.schema.json` publishes them for editors.
 struct JSONStubDecoder {
     /// The keys each object accepts; the JSON Schema's tests check it lists exactly these.
-    static let stubKeys: Set<String> = ["name", "description", "priority", "request", "response", "latency", "failure"]
+    static let stubKeys: Set<String> = [
+        "name", "description", "priority", "request", "response", "responses", "afterLast", "latency", "failure",
+    ]
     static let requestKeys: Set<String> = [
         "method", "path", "query", "headers", "bodyJSON", "bodyContains", "matchHost", "scheme", "host", "port",
     ]
@@ -126,10 +128,35 @@ struct JSONStubDecoder {
         let pattern = decodeRequest(request, context: &context)
 
         var response = StubResponse(latency: latency, failure: failure)
-        if let value = node["response"] {
+        var sequence: StubSequence?
+        if let value = node["response"], node["responses"] != nil {
+            context.error("a stub has \"response\" or \"responses\" (a sequence), not both", at: location(value, context))
+        } else if let value = node["response"] {
             decodeResponse(value, into: &response, context: &context)
+        } else if let value = node["responses"] {
+            // A sequence: one response per request, in order; `latency` and `failure` apply to each.
+            if case .array(let elements) = value.kind, !elements.isEmpty {
+                var responses: [StubResponse] = []
+                for element in elements {
+                    var next = StubResponse(latency: latency, failure: failure)
+                    decodeResponse(element, into: &next, context: &context)
+                    responses.append(next)
+                }
+                var afterLast = StubSequence.AfterLast.repeatLast
+                if let afterNode = node["afterLast"], let text = string(afterNode, named: "\"afterLast\"", context: &context) {
+                    switch text {
+                    case "repeatLast", "repeat-last": afterLast = .repeatLast
+                    case "fail": afterLast = .fail
+                    default: context.error("\"afterLast\" must be \"repeatLast\" or \"fail\"", at: location(afterNode, context))
+                    }
+                }
+                response = responses[0]
+                sequence = StubSequence(responses: responses, afterLast: afterLast)
+            } else {
+                context.error("\"responses\" must be a non-empty array of response objects", at: location(value, context))
+            }
         } else if failure == nil {
-            context.error("a stub needs \"response\" (with a \"status\") or \"failure\"", at: location(node, context))
+            context.error("a stub needs \"response\" (with a \"status\"), \"responses\" or \"failure\"", at: location(node, context))
         }
 
         let errorsAfter = context.diagnostics.filter { $0.severity == .error }.count
@@ -142,7 +169,8 @@ struct JSONStubDecoder {
             request: pattern,
             response: response,
             priority: priority,
-            source: location(node, context)
+            source: location(node, context),
+            sequence: sequence
         )
     }
 

@@ -23,6 +23,8 @@ struct StubFileContext {
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
+    var errorCount: Int { diagnostics.reduce(0) { $0 + ($1.severity == .error ? 1 : 0) } }
+
     func location(_ line: Int, _ column: Int) -> SourceLocation {
         SourceLocation(path: displayPath, line: line, column: column)
     }

@@ -16,6 +16,8 @@ struct XMLStubDecoder {
         switch root.name {
         case "http-response":
             elements = [root]
+        case "http-sequence":
+            return decodeSequence(root, context: &context).map { [$0] } ?? []
         case "http-responses":
             for other in root.elements where other.name != "http-response" {
                 context.warning("unknown element <\(other.name)> in <http-responses> is ignored", at: location(other, context))
@@ -25,7 +27,7 @@ struct XMLStubDecoder {
                 context.warning("<http-responses> holds no <http-response>", at: location(root, context))
             }
         default:
-            context.error("wrong root element <\(root.name)>: a stub file starts with <http-response> or <http-responses>", at: location(root, context))
+            context.error("wrong root element <\(root.name)>: a stub file starts with <http-response>, <http-responses> or <http-sequence>", at: location(root, context))
             return []
         }
         var stubs: [Stub] = []
@@ -47,12 +49,41 @@ struct XMLStubDecoder {
         "annotation", "request", "headers", "cookies", "body", "body-file", "body-template", "latency", "failure",
     ]
 
-    private func decodeResponse(_ element: XMLElement, index: Int, context: inout StubFileContext) -> Stub? {
-        let errorsBefore = context.diagnostics.filter { $0.severity == .error }.count
+    /// `<http-sequence after-last="repeat-last|fail">`: the first `<http-response>` names the
+    /// request; every `<http-response>` in order is one answer.
+    private func decodeSequence(_ root: XMLElement, context: inout StubFileContext) -> Stub? {
+        var afterLast = StubSequence.AfterLast.repeatLast
+        if let attribute = root.attributeNode("after-last") {
+            guard let value = StubSequence.AfterLast(rawValue: attribute.value) else {
+                context.error("after-last \"\(attribute.value)\" must be repeat-last or fail", at: location(attribute, context))
+                return nil
+            }
+            afterLast = value
+        }
+        for other in root.elements where other.name != "http-response" {
+            context.warning("unknown element <\(other.name)> in <http-sequence> is ignored", at: location(other, context))
+        }
+        let elements = root.elements(named: "http-response")
+        guard let first = elements.first else {
+            context.error("<http-sequence> needs at least one <http-response>", at: location(root, context))
+            return nil
+        }
+        guard var stub = decodeResponse(first, index: 0, context: &context) else { return nil }
+        var responses = [stub.response]
+        for element in elements.dropFirst() {
+            guard let response = decodeResponsePart(element, context: &context) else { return nil }
+            responses.append(response)
+        }
+        stub.sequence = StubSequence(responses: responses, afterLast: afterLast)
+        return stub
+    }
+
+    /// Status, headers, cookies, body, latency and failure of one `<http-response>`.
+    private func decodeResponsePart(_ element: XMLElement, context: inout StubFileContext) -> StubResponse? {
+        let errorsBefore = context.errorCount
         for child in element.elements where !Self.knownChildren.contains(child.name) {
             context.warning("unknown element <\(child.name)> is ignored", at: location(child, context))
         }
-
         // Failure first: a failing stub needs no status.
         var failure: StubFailure?
         if let failureElement = element.firstElement(named: "failure") {
@@ -62,7 +93,6 @@ struct XMLStubDecoder {
                 context.error("<failure> needs a code attribute", at: location(failureElement, context))
             }
         }
-
         var status = 200
         if let attribute = element.attributeNode("statusCode") {
             let value = Int(attribute.value.trimmedASCIIWhitespace)
@@ -70,13 +100,62 @@ struct XMLStubDecoder {
         } else if failure == nil {
             context.error("<http-response> needs a statusCode attribute (e.g. statusCode=\"200\")", at: location(element, context))
         }
+        var headers: [HTTPHeader] = []
+        for container in element.elements(named: "headers") {
+            for header in container.elements {
+                guard header.name == "header" else {
+                    context.warning("unknown element <\(header.name)> in <headers> is ignored", at: location(header, context))
+                    continue
+                }
+                guard let name = header.attribute("name"), !name.isEmpty else {
+                    context.error("<header> needs a name attribute", at: location(header, context))
+                    continue
+                }
+                guard let value = header.attribute("value") else {
+                    context.error("<header name=\"\(name)\"> needs a value attribute", at: location(header, context))
+                    continue
+                }
+                headers.append(HTTPHeader(name: name, value: value))
+            }
+        }
+
+        var cookies: [StubCookie] = []
+        for container in element.elements(named: "cookies") {
+            for cookie in container.elements {
+                guard cookie.name == "cookie" else {
+                    context.warning("unknown element <\(cookie.name)> in <cookies> is ignored", at: location(cookie, context))
+                    continue
+                }
+                if let decoded = decodeCookie(cookie, context: &context) { cookies.append(decoded) }
+            }
+        }
+
+        let body = decodeBody(element, context: &context)
+
+        var latency = StubLatency.none
+        if let latencyElement = element.firstElement(named: "latency") {
+            for (attributeName, keyPath) in [("request", \StubLatency.request), ("response", \StubLatency.response)] {
+                guard let attribute = latencyElement.attributeNode(attributeName) else { continue }
+                if let seconds = context.seconds(Double(attribute.value), text: attribute.value, name: attributeName, at: location(attribute, context)) {
+                    latency[keyPath: keyPath] = seconds
+                }
+            }
+        }
+
+        guard context.errorCount == errorsBefore else { return nil }
+        let response = StubResponse(status: status, headers: headers, cookies: cookies, body: body, latency: latency, failure: failure)
+        context.checkContentLength(response, at: location(element, context))
+        return response
+    }
+
+    private func decodeResponse(_ element: XMLElement, index: Int, context: inout StubFileContext) -> Stub? {
+        let errorsBefore = context.errorCount
         var priority = 0
         if let attribute = element.attributeNode("priority") {
             if let value = Int(attribute.value) { priority = value } else {
                 context.error("priority \"\(attribute.value)\" is not an integer", at: location(attribute, context))
             }
         }
-
         guard let annotation = element.firstElement(named: "annotation") else {
             context.error("<http-response> needs an <annotation uri-path=\"…\" request-method=\"…\"> saying which request it answers", at: location(element, context))
             return nil
@@ -140,52 +219,8 @@ struct XMLStubDecoder {
             }
         }
 
-        var headers: [HTTPHeader] = []
-        for container in element.elements(named: "headers") {
-            for header in container.elements {
-                guard header.name == "header" else {
-                    context.warning("unknown element <\(header.name)> in <headers> is ignored", at: location(header, context))
-                    continue
-                }
-                guard let name = header.attribute("name"), !name.isEmpty else {
-                    context.error("<header> needs a name attribute", at: location(header, context))
-                    continue
-                }
-                guard let value = header.attribute("value") else {
-                    context.error("<header name=\"\(name)\"> needs a value attribute", at: location(header, context))
-                    continue
-                }
-                headers.append(HTTPHeader(name: name, value: value))
-            }
-        }
-
-        var cookies: [StubCookie] = []
-        for container in element.elements(named: "cookies") {
-            for cookie in container.elements {
-                guard cookie.name == "cookie" else {
-                    context.warning("unknown element <\(cookie.name)> in <cookies> is ignored", at: location(cookie, context))
-                    continue
-                }
-                if let decoded = decodeCookie(cookie, context: &context) { cookies.append(decoded) }
-            }
-        }
-
-        let body = decodeBody(element, context: &context)
-
-        var latency = StubLatency.none
-        if let latencyElement = element.firstElement(named: "latency") {
-            for (attributeName, keyPath) in [("request", \StubLatency.request), ("response", \StubLatency.response)] {
-                guard let attribute = latencyElement.attributeNode(attributeName) else { continue }
-                if let seconds = context.seconds(Double(attribute.value), text: attribute.value, name: attributeName, at: location(attribute, context)) {
-                    latency[keyPath: keyPath] = seconds
-                }
-            }
-        }
-
-        let errorsAfter = context.diagnostics.filter { $0.severity == .error }.count
-        guard errorsAfter == errorsBefore, let path else { return nil }
-        let response = StubResponse(status: status, headers: headers, cookies: cookies, body: body, latency: latency, failure: failure)
-        context.checkContentLength(response, at: location(element, context))
+        let response = decodeResponsePart(element, context: &context)
+        guard context.errorCount == errorsBefore, let path, let response else { return nil }
         return Stub(
             id: context.stubID(index: index),
             name: name.isEmpty ? "\(method ?? "*") \(path.text)" : name,

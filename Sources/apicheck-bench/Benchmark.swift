@@ -3,32 +3,45 @@ import APICheckStubFiles
 import APICheckXML
 import Foundation
 
-/// `swift run -c release apicheck-bench [--files N] [--rounds N] [--lookups N]`
+/// `swift run -c release apicheck-bench [stubs|interceptor|all] [options]`
 ///
-/// Prints the figures issue #2 asks for: loading N generated XML stub files against bare libxml2
+/// `stubs` prints issue #2's figures: loading N generated XML stub files against bare libxml2
 /// parsing the same files in the same run (the ratio is the figure), and the cost of
-/// `StubSet.match` at 100, 10,000 and 100,000 stubs.
+/// `StubSet.match` at 100, 10,000 and 100,000 stubs. `interceptor` prints issue #3's: requests per
+/// second through URLSession with StubURLProtocol against a trivial URLProtocol (the ceiling).
 @main
 enum Benchmark {
-    static func main() throws {
+    static func main() async throws {
         let arguments = Arguments(CommandLine.arguments.dropFirst())
         if arguments.flag("--help") {
             print("""
-                usage: apicheck-bench [--files N] [--rounds N] [--lookups N] [--keep DIR]
+                usage: apicheck-bench [stubs|interceptor|all] [--files N] [--rounds N] [--lookups N] [--keep DIR] [--requests N] [--concurrency N]
+                  stubs         stub-file loading and StubSet.match (issue #2)
+                  interceptor   URLSession requests/s through StubURLProtocol vs a trivial URLProtocol (issue #3)
+                  all           both (default)
                   --files N     stub files to generate and load (default 10000)
                   --rounds N    timed rounds per measurement; the median is reported (default 5)
                   --lookups N   match() calls per set size (default 1000000)
                   --keep DIR    generate into DIR and keep it (default: a temporary folder, removed)
+                  --requests N  requests per interceptor round (default 20000)
+                  --concurrency N  requests in flight (default 1000)
                 """)
             return
         }
+        let mode = arguments.values.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "all"
+        guard ["stubs", "interceptor", "all"].contains(mode) else { fail("unknown benchmark \"\(mode)\"; use stubs, interceptor or all") }
         let fileCount = arguments.int("--files") ?? 10_000
         let rounds = max(arguments.int("--rounds") ?? 5, 1)
         let lookups = arguments.int("--lookups") ?? 1_000_000
 
         print("APICheck benchmark (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
-        try loading(fileCount: fileCount, rounds: rounds, keep: arguments.string("--keep"))
-        matching(lookups: lookups, rounds: rounds)
+        if mode != "interceptor" {
+            try loading(fileCount: fileCount, rounds: rounds, keep: arguments.string("--keep"))
+            matching(lookups: lookups, rounds: rounds)
+        }
+        if mode != "stubs" {
+            await InterceptorBenchmark.run(requests: arguments.int("--requests") ?? 20_000, concurrency: arguments.int("--concurrency") ?? 1000, rounds: min(rounds, 3))
+        }
     }
 
     // MARK: Loading

@@ -1,0 +1,341 @@
+import APICheckModel
+import APICheckTemplates
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Serves a ``StubSet`` to the `URLSession`s made from its configurations, in-process.
+///
+/// The interceptor travels inside the `URLSessionConfiguration` it makes, so each stubbed session
+/// has its own stubs, scenario selection, sequence positions and journal: tests running in
+/// parallel never see each other's stubs, and nothing is registered globally.
+///
+/// ```swift
+/// let interceptor = StubInterceptor(stubs: stubSet)
+/// let session = interceptor.makeSession()              // hand this to the code under test
+/// let (data, response) = try await session.data(from: URL(string: "http://localhost:3000/")!)
+/// #expect(interceptor.journal.requests(path: "/").count == 1)
+/// ```
+///
+/// Hermetic by default: a request no stub answers fails with a `URLError` whose description is the
+/// near-miss report. With ``Options/passthrough`` such requests go to the real network instead.
+public final class StubInterceptor: Sendable {
+    public struct Options: Sendable {
+        /// Send requests no stub answers to the real network instead of failing them.
+        public var passthrough: Bool
+        /// Follow 3xx responses that have a `Location` inside the stub set, as a real server's
+        /// client would (at most ``maximumRedirects`` hops). When false the 3xx is delivered as is.
+        public var followRedirects: Bool
+        public var maximumRedirects: Int
+        /// Request bodies (from `httpBody` or `httpBodyStream`) larger than this fail the request.
+        public var maximumRequestBodyBytes: Int
+        /// Body files larger than this fail the request instead of being read into memory.
+        public var maximumBodyFileBytes: Int
+        /// Latency stubs ask for is multiplied by this (0 turns it off, e.g. for fast unit tests).
+        public var latencyScale: Double
+
+        public init(
+            passthrough: Bool = false, followRedirects: Bool = true, maximumRedirects: Int = 16,
+            maximumRequestBodyBytes: Int = 64 << 20, maximumBodyFileBytes: Int = 256 << 20, latencyScale: Double = 1
+        ) {
+            self.passthrough = passthrough
+            self.followRedirects = followRedirects
+            self.maximumRedirects = maximumRedirects
+            self.maximumRequestBodyBytes = maximumRequestBodyBytes
+            self.maximumBodyFileBytes = maximumBodyFileBytes
+            self.latencyScale = latencyScale
+        }
+    }
+
+    private struct State: Sendable {
+        var stubs: StubSet
+        var scenarios: ScenarioSelection = [:]
+        var sequenceCalls: [String: Int] = [:]
+    }
+
+    public let options: Options
+    public let journal: StubJournal
+    let logger: Logger
+    let templates: TemplateRenderer
+    private let state: Mutex<State>
+    /// Identifies this interceptor's configurations where reflection cannot reach the session.
+    let token = UUID().uuidString
+    private let realNetwork: URLSession?
+
+    public init(
+        stubs: StubSet, options: Options = Options(), templates: TemplateRenderer = TemplateRenderer(),
+        logger: Logger = Logger(label: "apicheck.interceptor", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.options = options
+        self.journal = StubJournal()
+        self.logger = logger
+        self.templates = templates
+        self.state = Mutex(State(stubs: stubs))
+        self.realNetwork = options.passthrough ? URLSession(configuration: .ephemeral) : nil
+        StubURLProtocol.register(self)
+    }
+
+    deinit {
+        realNetwork?.invalidateAndCancel()
+        StubURLProtocol.unregister(self)
+    }
+
+    // MARK: Sessions
+
+    /// A copy of `base` whose requests this interceptor answers.
+    public func configuration(_ base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
+        guard let configuration = base.copy() as? URLSessionConfiguration else { return base }
+        configuration.protocolClasses = [StubURLProtocol.self] + (base.protocolClasses ?? []).filter { $0 != StubURLProtocol.self }
+        var proxies = configuration.connectionProxyDictionary ?? [:]
+        proxies[StubURLProtocol.bindingKey] = self
+        configuration.connectionProxyDictionary = proxies
+        var headers = configuration.httpAdditionalHeaders ?? [:]
+        headers[StubURLProtocol.tokenHeader] = token
+        configuration.httpAdditionalHeaders = headers
+        return configuration
+    }
+
+    /// A session whose requests this interceptor answers.
+    public func makeSession(
+        configuration base: URLSessionConfiguration = .ephemeral, delegate: (any URLSessionDelegate)? = nil,
+        delegateQueue: OperationQueue? = nil
+    ) -> URLSession {
+        URLSession(configuration: configuration(base), delegate: delegate, delegateQueue: delegateQueue)
+    }
+
+    // MARK: State
+
+    /// The stubs being served.
+    public var stubs: StubSet { state.withLock { $0.stubs } }
+
+    /// Serves `stubs` from now on; requests already being answered finish with the old set.
+    public func replaceStubs(_ stubs: StubSet) {
+        state.withLock {
+            $0.stubs = stubs
+            $0.sequenceCalls = [:]
+        }
+    }
+
+    /// The active scenario per use case.
+    public var scenarios: ScenarioSelection { state.withLock { $0.scenarios } }
+
+    /// Makes `scenario` the answer of `useCase` (the folder `screen/use-case`), until changed.
+    public func select(_ scenario: String, for useCase: String) {
+        state.withLock { $0.scenarios[useCase] = scenario }
+    }
+
+    /// Lets every scenario of `useCase` compete again (the first in load order answers).
+    public func clearSelection(for useCase: String) {
+        _ = state.withLock { $0.scenarios.removeValue(forKey: useCase) }
+    }
+
+    /// Forgets the journal, sequence positions and scenario selections; the stubs stay.
+    public func reset() {
+        state.withLock {
+            $0.scenarios = [:]
+            $0.sequenceCalls = [:]
+        }
+        journal.clear()
+    }
+
+    // MARK: Answering
+
+    /// What the protocol should do with a request.
+    enum Resolution {
+        case deliver(Delivery)
+        case passthrough(URLRequest)
+    }
+
+    struct Delivery {
+        enum Content {
+            case response(HTTPURLResponse, Data)
+            case failure(URLError)
+        }
+
+        var content: Content
+        /// Seconds to wait before delivering.
+        var delay: Double
+    }
+
+    /// Matches `urlRequest` (following stubbed redirects) and prepares the answer. Records every
+    /// hop in the journal.
+    func resolve(_ urlRequest: URLRequest, body: Data, cookieStorage: HTTPCookieStorage?) -> Resolution {
+        guard var url = urlRequest.url else {
+            return .deliver(Delivery(content: .failure(URLError(.badURL)), delay: 0))
+        }
+        var method = (urlRequest.httpMethod ?? "GET").uppercased()
+        var headers = Self.headers(of: urlRequest)
+        var body = body
+        var delay = 0.0
+        var visited: Set<String> = []
+        for hop in 0...max(options.maximumRedirects, 0) {
+            let request = StubRequest(method: method, url: url, headers: headers, body: body)
+            let (match, stub, response) = answer(request)
+            guard let stub else {
+                if case .unmatched(let report) = match {
+                    journal.record(JournalEntry(request: request, url: url, outcome: options.passthrough ? .passedThrough : .unmatched(report)))
+                    if options.passthrough, hop == 0 { return .passthrough(urlRequest) }
+                    logger.warning("no stub matches the request", metadata: ["request": "\(request.summary)"])
+                    return .deliver(Delivery(content: .failure(Self.error(.resourceUnavailable, report.description, url)), delay: delay))
+                }
+                return .deliver(Delivery(content: .failure(URLError(.unknown)), delay: delay))
+            }
+            guard let response else {
+                let message = "the sequence of stub \"\(stub.stub.name)\" (\(stub.stub.source)) is exhausted and set to fail after its last response"
+                journal.record(JournalEntry(request: request, url: url, outcome: .failed(message)))
+                return .deliver(Delivery(content: .failure(Self.error(.resourceUnavailable, message, url)), delay: delay))
+            }
+            delay += (response.latency.request + response.latency.response) * max(options.latencyScale, 0)
+            journal.record(JournalEntry(
+                request: request, url: url,
+                outcome: .stubbed(stubID: stub.stub.id, stubName: stub.stub.name, status: response.status, failure: response.failure)
+            ))
+            logger.debug("stubbed", metadata: ["request": "\(request.summary)", "stub": "\(stub.stub.name)"])
+            if let failure = response.failure {
+                let message = "stub \"\(stub.stub.name)\" (\(stub.stub.source)) simulates \(failure.rawValue)"
+                return .deliver(Delivery(content: .failure(Self.error(failure.urlErrorCode, message, url)), delay: delay))
+            }
+
+            // A stubbed redirect: follow it like a client of a real server would.
+            if options.followRedirects, [301, 302, 303, 307, 308].contains(response.status),
+                let location = response.headers.value(named: "Location"),
+                let next = URL(string: location, relativeTo: url)?.absoluteURL
+            {
+                guard hop < options.maximumRedirects, visited.insert("\(method) \(next.absoluteString)").inserted else {
+                    let message = hop < options.maximumRedirects ? "redirect loop at \(next.absoluteString)" : "more than \(options.maximumRedirects) redirects"
+                    return .deliver(Delivery(content: .failure(Self.error(.httpTooManyRedirects, message, url)), delay: delay))
+                }
+                if response.status == 303 || ([301, 302].contains(response.status) && method == "POST") {
+                    method = method == "HEAD" ? "HEAD" : "GET"
+                    body = Data()
+                    headers.removeAll { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame || $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }
+                }
+                store(response.cookies, for: url, in: cookieStorage)
+                url = next
+                continue
+            }
+
+            do {
+                let content = try self.content(of: response, for: stub, request: request, url: url)
+                let http = Self.httpResponse(response, url: url, bodyLength: content.count)
+                store(response.cookies, for: url, in: cookieStorage)
+                return .deliver(Delivery(content: .response(http, method == "HEAD" ? Data() : content), delay: delay))
+            } catch {
+                journal.record(JournalEntry(request: request, url: url, outcome: .failed(error.message)))
+                return .deliver(Delivery(content: .failure(Self.error(error.code, error.message, url)), delay: delay))
+            }
+        }
+        return .deliver(Delivery(content: .failure(URLError(.httpTooManyRedirects)), delay: delay))
+    }
+
+    /// The stub and the response it gives now (advancing its sequence), or why none answers.
+    /// `HEAD` falls back to the `GET` stub of the same resource.
+    private func answer(_ request: StubRequest) -> (StubMatch, MatchedStub?, StubResponse?) {
+        state.withLock { state in
+            var match = state.stubs.match(request, scenarios: state.scenarios)
+            if match.matched == nil, request.method == "HEAD" {
+                var get = request
+                get.method = "GET"
+                if case .matched(let found) = state.stubs.match(get, scenarios: state.scenarios) { match = .matched(found) }
+            }
+            guard let matched = match.matched else { return (match, nil, nil) }
+            let call = state.sequenceCalls[matched.stub.id, default: 0]
+            if matched.stub.sequence != nil { state.sequenceCalls[matched.stub.id] = call + 1 }
+            return (match, matched, matched.stub.response(forCall: call))
+        }
+    }
+
+    private struct ContentError: Error {
+        var code: URLError.Code
+        var message: String
+    }
+
+    private func content(of response: StubResponse, for matched: MatchedStub, request: StubRequest, url: URL) throws(ContentError) -> Data {
+        switch response.body {
+        case .bytes(let data):
+            return data
+        case .file(let file):
+            // Read when sent: the file may have changed or gone since loading.
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.url.path)[.size] as? NSNumber)?.intValue
+            guard let size else {
+                throw ContentError(code: .fileDoesNotExist, message: "the body file \(file.url.path) of stub \"\(matched.stub.name)\" (\(matched.stub.source)) is gone")
+            }
+            guard size <= options.maximumBodyFileBytes else {
+                throw ContentError(code: .dataLengthExceedsMaximum, message: "the body file \(file.url.path) is \(size) bytes, over the limit of \(options.maximumBodyFileBytes)")
+            }
+            guard let data = FileManager.default.contents(atPath: file.url.path) else {
+                throw ContentError(code: .noPermissionsToReadFile, message: "cannot read the body file \(file.url.path) of stub \"\(matched.stub.name)\"")
+            }
+            return data
+        case .template(let template):
+            let context = TemplateContext(
+                request: request, pathParameters: matched.pathParameters, baseURL: Self.origin(of: url), variables: template.variables
+            )
+            do {
+                return try templates.render(template, context: context)
+            } catch {
+                throw ContentError(code: .cannotDecodeContentData, message: "\(error)")
+            }
+        }
+    }
+
+    private func store(_ cookies: [StubCookie], for url: URL, in storage: HTTPCookieStorage?) {
+        guard let storage, !cookies.isEmpty else { return }
+        let fields = ["Set-Cookie": cookies.map(\.setCookieValue).joined(separator: ", ")]
+        storage.setCookies(HTTPCookie.cookies(withResponseHeaderFields: fields, for: url), for: url, mainDocumentURL: nil)
+    }
+
+    // MARK: Helpers
+
+    static func headers(of request: URLRequest) -> [HTTPHeader] {
+        (request.allHTTPHeaderFields ?? [:])
+            .filter { $0.key.caseInsensitiveCompare(StubURLProtocol.tokenHeader) != .orderedSame }
+            .sorted { $0.key < $1.key }
+            .map { HTTPHeader(name: $0.key, value: $0.value) }
+    }
+
+    /// `scheme://host[:port]`, the origin templates see as `baseURL`.
+    static func origin(of url: URL) -> String {
+        guard let scheme = url.scheme, let host = url.host else { return "" }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
+        return "\(scheme)://\(host)\(port)"
+    }
+
+    static func httpResponse(_ response: StubResponse, url: URL, bodyLength: Int) -> HTTPURLResponse {
+        var fields: [String: String] = [:]
+        var names: [String: String] = [:]  // lowercased → first spelling
+        for header in response.headersForSending {
+            let key = names[header.name.lowercased(), default: header.name]
+            names[header.name.lowercased()] = key
+            // RFC 9110 §5.3: repeated fields combine with ", " (Set-Cookie parsers handle it too).
+            fields[key] = fields[key].map { "\($0), \(header.value)" } ?? header.value
+        }
+        fields["Content-Length"] = String(bodyLength)
+        return HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields)
+            ?? HTTPURLResponse(url: url, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!
+    }
+
+    static func error(_ code: URLError.Code, _ description: String, _ url: URL) -> URLError {
+        URLError(code, userInfo: [NSLocalizedDescriptionKey: description, NSURLErrorFailingURLErrorKey: url, NSURLErrorFailingURLStringErrorKey: url.absoluteString])
+    }
+
+    func fetchFromNetwork(_ request: URLRequest) async -> Delivery {
+        guard let realNetwork else { return Delivery(content: .failure(URLError(.unsupportedURL)), delay: 0) }
+        var request = request
+        request.setValue(nil, forHTTPHeaderField: StubURLProtocol.tokenHeader)
+        do {
+            let (data, response) = try await realNetwork.data(for: request)
+            guard let http = response as? HTTPURLResponse else { return Delivery(content: .failure(URLError(.badServerResponse)), delay: 0) }
+            return Delivery(content: .response(http, data), delay: 0)
+        } catch let error as URLError {
+            return Delivery(content: .failure(error), delay: 0)
+        } catch {
+            return Delivery(content: .failure(URLError(.unknown)), delay: 0)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import APICheckModel
+import Foundation
+import Synchronization
+
+/// Every request a stubbed session sent, in order, with what answered it. Thread-safe; one per
+/// ``StubInterceptor``, so parallel tests never see each other's requests.
+///
+/// ```swift
+/// #expect(interceptor.journal.requests(method: "PUT", path: "/cart/AzCa3T").count == 1)
+/// ```
+public final class StubJournal: Sendable {
+    private let entries = Mutex<[JournalEntry]>([])
+    /// Oldest entries are dropped beyond this many, so a long-running app cannot grow without bound.
+    public let capacity: Int
+
+    public init(capacity: Int = 100_000) {
+        self.capacity = max(capacity, 1)
+    }
+
+    /// All entries, oldest first.
+    public var all: [JournalEntry] { entries.withLock { $0 } }
+
+    public var count: Int { entries.withLock { $0.count } }
+
+    public func record(_ entry: JournalEntry) {
+        entries.withLock { list in
+            list.append(entry)
+            if list.count > capacity { list.removeFirst(list.count - capacity) }
+        }
+    }
+
+    public func clear() {
+        entries.withLock { $0.removeAll() }
+    }
+
+    /// Entries whose request has this method (any, if `nil`) and whose path matches `path`
+    /// (a literal, template or glob, as in stub files).
+    public func requests(method: String? = nil, path: String) -> [JournalEntry] {
+        guard let pattern = try? PathPattern.parse(path).get() else { return [] }
+        return requests(method: method, path: pattern)
+    }
+
+    public func requests(method: String? = nil, path: PathPattern) -> [JournalEntry] {
+        let probe = StubSet([
+            Stub(id: "probe", name: "probe", request: RequestPattern(method: method, path: path), response: StubResponse(), source: SourceLocation(path: "journal"))
+        ])
+        return all.filter { probe.match(StubRequest(method: $0.request.method, path: $0.request.path)).matched != nil }
+    }
+
+    /// Entries answered by the stub called `name`.
+    public func requests(answeredBy name: String) -> [JournalEntry] {
+        all.filter { $0.outcome.stubName == name }
+    }
+
+    /// Entries no stub answered.
+    public var unmatched: [JournalEntry] {
+        all.filter {
+            if case .unmatched = $0.outcome { return true }
+            return false
+        }
+    }
+}
+
+/// One request and how it was answered.
+public struct JournalEntry: Sendable {
+    public var date: Date
+    public var request: StubRequest
+    /// The full URL as sent.
+    public var url: URL
+    public var outcome: Outcome
+
+    public enum Outcome: Sendable {
+        /// A stub answered with this status (for a failure stub, `failure` is set).
+        case stubbed(stubID: String, stubName: String, status: Int, failure: StubFailure?)
+        /// No stub matched; the report says which came closest and why.
+        case unmatched(NearMissReport)
+        /// Sent to the real network (passthrough mode).
+        case passedThrough
+        /// The stub matched but could not be served (a body file vanished, a template failed…).
+        case failed(String)
+
+        public var stubName: String? {
+            if case .stubbed(_, let name, _, _) = self { return name }
+            return nil
+        }
+    }
+
+    public init(date: Date = Date(), request: StubRequest, url: URL, outcome: Outcome) {
+        self.date = date
+        self.request = request
+        self.url = url
+        self.outcome = outcome
+    }
+
+    /// The request body as UTF-8 text, if it is text.
+    public var bodyText: String? { String(validating: request.body, as: UTF8.self) }
+}
