@@ -76,7 +76,8 @@ let package = Package(
         .testTarget(name: "APICheckTemplatesTests", dependencies: ["APICheckTemplates", "APICheckModel"]),
         .testTarget(
             name: "APICheckInterceptorTests",
-            dependencies: ["APICheckInterceptor", "APICheckTesting", "APICheckModel", "APICheckStubFiles"]
+            dependencies: ["APICheckInterceptor", "APICheckTesting", "APICheckModel", "APICheckStubFiles"],
+            resources: [.copy("Fixtures")]
         ),
         // The worked example: a hypermedia client tested entirely with stubs/acmeflix.
         .target(name: "AcmeFlixClient", path: "Examples/AcmeFlixClient/Sources/AcmeFlixClient"),

@@ -54,6 +54,46 @@ import Testing
         #expect(bodies[0] == bodies[1])
     }
 
+    @Test func sequencesInXMLAndJSONAreEqual() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("job.xml", """
+            <http-sequence after-last="fail">
+              <http-response statusCode="202">
+                <annotation name="job" uri-path="/jobs/{id}" request-method="GET">Polling.</annotation>
+                <body>pending</body>
+              </http-response>
+              <http-response statusCode="200"><headers><header name="X-Done" value="1"/></headers><body>done</body></http-response>
+            </http-sequence>
+            """)
+        try folder.write("job.json", """
+            {"name": "job", "description": "Polling.", "request": {"method": "GET", "path": "/jobs/{id}"},
+             "responses": [{"status": 202, "bodyText": "pending"}, {"status": 200, "headers": {"X-Done": "1"}, "bodyText": "done"}],
+             "afterLast": "fail"}
+            """)
+        let result = StubLoader().load([folder.path])
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let stubs = result.stubSet.stubs
+        #expect(stubs.count == 2)
+        #expect(stubs[0].sequence == stubs[1].sequence)
+        #expect(stubs[0].sequence?.afterLast == .fail)
+        #expect(stubs[0].response(forCall: 1)?.status == 200)
+        #expect(stubs[0].response(forCall: 2) == nil)
+        #expect(stubs[0].response == stubs[0].sequence?.responses.first)
+    }
+
+    @Test func badSequences() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("a.xml", #"<http-sequence after-last="loop"><http-response statusCode="200"><annotation uri-path="/a"/></http-response></http-sequence>"#)
+        try folder.write("b.xml", "<http-sequence/>")
+        try folder.write("c.json", #"{"request": {"path": "/c"}, "responses": []}"#)
+        try folder.write("d.json", #"{"request": {"path": "/d"}, "response": {"status": 200}, "responses": [{"status": 200}]}"#)
+        let messages = StubLoader().load([folder.path]).errors.map(\.message)
+        #expect(messages.contains { $0.contains("after-last \"loop\" must be repeat-last or fail") })
+        #expect(messages.contains { $0.contains("needs at least one <http-response>") })
+        #expect(messages.contains { $0.contains("non-empty array") })
+        #expect(messages.contains { $0.contains("not both") })
+    }
+
     @Test func theJSONSchemaListsExactlyTheKeysTheDecoderReads() throws {
         let schemaURL = Fixtures.repository.appendingPathComponent("schemas/stub.schema.json")
         let schema = try JSONParser().parseValue(Array(try Data(contentsOf: schemaURL)))

@@ -1,0 +1,41 @@
+import APICheckInterceptor
+import APICheckTesting
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The XCTest helpers, used as an app's test target would: stubs from the test bundle.
+final class XCTestHelpersTests: XCTestCase {
+    private var stubsFolder: String {
+        Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("stubs").path
+    }
+
+    func testStubbedSessionServesBundleStubsAndAssertsOnTheJournal() async throws {
+        let (session, stubs) = try stubbedSession(loading: [stubsFolder])
+        let (data, response) = try await session.data(from: URL(string: "http://localhost/greetings/ada")!)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "hello")
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+        var statuses: [Int] = []
+        for _ in 0..<4 {
+            statuses.append((try await session.data(from: URL(string: "http://localhost/jobs/1")!).1 as? HTTPURLResponse)?.statusCode ?? 0)
+        }
+        XCTAssertEqual(statuses, [202, 202, 200, 200])
+        XCTAssertRequested(stubs, "GET", "/greetings/{name}", .exactly(1))
+        XCTAssertRequested(stubs, "GET", "/jobs/1", .exactly(4))
+        XCTAssertRequestedInOrder(stubs, [(method: "GET", path: "/greetings/ada"), (method: "GET", path: "/jobs/1")])
+        XCTAssertNoUnmatchedRequests(stubs)
+    }
+
+    func testABrokenStubFileFailsTheTestThatLoadsIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-xctest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("<http-response statusCode=\"nope\"><annotation uri-path=\"/\"/></http-response>".utf8).write(to: folder.appendingPathComponent("bad.xml"))
+        XCTAssertThrowsError(try stubbedSession(loading: [folder.path])) { error in
+            XCTAssertTrue("\(error)".contains("bad.xml:1:16: error: status \"nope\""), "\(error)")
+        }
+    }
+}
