@@ -212,7 +212,7 @@ public final class StubInterceptor: Sendable {
                 if response.status == 303 || ([301, 302].contains(response.status) && method == "POST") {
                     method = method == "HEAD" ? "HEAD" : "GET"
                     body = Data()
-                    headers.removeAll { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame || $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }
+                    headers.removeAll { $0.name.caseInsensitiveEquals("Content-Type") || $0.name.caseInsensitiveEquals("Content-Length") }
                 }
                 store(response.cookies, for: url, in: cookieStorage)
                 url = next
@@ -235,18 +235,21 @@ public final class StubInterceptor: Sendable {
     /// The stub and the response it gives now (advancing its sequence), or why none answers.
     /// `HEAD` falls back to the `GET` stub of the same resource.
     private func answer(_ request: StubRequest) -> (StubMatch, MatchedStub?, StubResponse?) {
-        state.withLock { state in
-            var match = state.stubs.match(request, scenarios: state.scenarios)
-            if match.matched == nil, request.method == "HEAD" {
-                var get = request
-                get.method = "GET"
-                if case .matched(let found) = state.stubs.match(get, scenarios: state.scenarios) { match = .matched(found) }
-            }
-            guard let matched = match.matched else { return (match, nil, nil) }
-            let call = state.sequenceCalls[matched.stub.id, default: 0]
-            if matched.stub.sequence != nil { state.sequenceCalls[matched.stub.id] = call + 1 }
-            return (match, matched, matched.stub.response(forCall: call))
+        // Match outside the lock (the set is immutable); lock again only to advance a sequence.
+        let (stubs, scenarios) = state.withLock { ($0.stubs, $0.scenarios) }
+        var match = stubs.match(request, scenarios: scenarios)
+        if match.matched == nil, request.method == "HEAD" {
+            var get = request
+            get.method = "GET"
+            if case .matched(let found) = stubs.match(get, scenarios: scenarios) { match = .matched(found) }
         }
+        guard let matched = match.matched else { return (match, nil, nil) }
+        guard matched.stub.sequence != nil else { return (match, matched, matched.stub.response) }
+        let call = state.withLock { state in
+            defer { state.sequenceCalls[matched.stub.id, default: 0] += 1 }
+            return state.sequenceCalls[matched.stub.id, default: 0]
+        }
+        return (match, matched, matched.stub.response(forCall: call))
     }
 
     private struct ContentError: Error {
@@ -293,7 +296,7 @@ public final class StubInterceptor: Sendable {
 
     static func headers(of request: URLRequest) -> [HTTPHeader] {
         (request.allHTTPHeaderFields ?? [:])
-            .filter { $0.key.caseInsensitiveCompare(StubURLProtocol.tokenHeader) != .orderedSame }
+            .filter { !$0.key.caseInsensitiveEquals(StubURLProtocol.tokenHeader) }
             .sorted { $0.key < $1.key }
             .map { HTTPHeader(name: $0.key, value: $0.value) }
     }
@@ -308,13 +311,19 @@ public final class StubInterceptor: Sendable {
 
     static func httpResponse(_ response: StubResponse, url: URL, bodyLength: Int) -> HTTPURLResponse {
         var fields: [String: String] = [:]
-        var names: [String: String] = [:]  // lowercased → first spelling
-        for header in response.headersForSending {
-            let key = names[header.name.lowercased(), default: header.name]
-            names[header.name.lowercased()] = key
+        fields.reserveCapacity(response.headers.count + 2)
+        func add(_ name: String, _ value: String) {
             // RFC 9110 §5.3: repeated fields combine with ", " (Set-Cookie parsers handle it too).
-            fields[key] = fields[key].map { "\($0), \(header.value)" } ?? header.value
+            if let existing = fields.keys.first(where: { $0.caseInsensitiveEquals(name) }) {
+                fields[existing] = fields[existing].map { "\($0), \(value)" } ?? value
+            } else {
+                fields[name] = value
+            }
         }
+        for header in response.headers where !header.name.caseInsensitiveEquals("Content-Length") {
+            add(header.name, header.value)
+        }
+        for cookie in response.cookies { add("Set-Cookie", cookie.setCookieValue) }
         fields["Content-Length"] = String(bodyLength)
         return HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields)
             ?? HTTPURLResponse(url: url, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!

@@ -134,15 +134,32 @@ public final class StubURLProtocol: URLProtocol, @unchecked Sendable {
     /// is internal; reflection reads it. (Checked against Swift 6.3's Foundation; on a layout
     /// change requests fail with a clear error instead of reaching the network.)
     private static func owningSession(of task: URLSessionTask) -> URLSession? {
+        // Where `session` sits (class level, child offset) is the same for every task of a kind;
+        // remembering it reads one child per request instead of reflecting all of them.
+        let key = ObjectIdentifier(type(of: task))
+        if let (level, offset) = sessionSlots.withLock({ $0[key] }) {
+            var mirror: Mirror? = Mirror(reflecting: task)
+            for _ in 0..<level { mirror = mirror?.superclassMirror }
+            if let children = mirror?.children, offset < children.count {
+                let child = children[children.index(children.startIndex, offsetBy: offset)]
+                if child.label == "session" { return child.value as? URLSession }
+            }
+        }
         var mirror: Mirror? = Mirror(reflecting: task)
+        var level = 0
         while let current = mirror {
-            if let child = current.children.first(where: { $0.label == "session" }) {
-                return child.value as? URLSession
+            if let offset = current.children.firstIndex(where: { $0.label == "session" }) {
+                let position = current.children.distance(from: current.children.startIndex, to: offset)
+                sessionSlots.withLock { $0[key] = (level, position) }
+                return current.children[offset].value as? URLSession
             }
             mirror = current.superclassMirror
+            level += 1
         }
         return nil
     }
+
+    private static let sessionSlots = Mutex<[ObjectIdentifier: (level: Int, offset: Int)]>([:])
 
     /// The body from `httpBody`, or read from `httpBodyStream` (Apple platforms move data-task
     /// bodies there); `nil` when over `limit`.

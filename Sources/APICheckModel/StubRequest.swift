@@ -40,17 +40,28 @@ public struct StubRequest: Sendable, Hashable {
 
     /// A request for `url` (absolute, or a path with an optional query).
     public init(method: String = "GET", url: URL, headers: [HTTPHeader] = [], body: Data = Data()) {
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        let scheme = url.scheme?.lowercased()
         self.init(
             method: method,
-            path: components?.path ?? url.path,
-            query: (components?.queryItems ?? []).map { QueryItem(name: $0.name, value: $0.value) },
+            path: url.path(percentEncoded: false),
+            query: Self.queryItems(url.query(percentEncoded: true)),
             headers: headers,
             body: body,
-            scheme: components?.scheme?.lowercased(),
-            host: components?.host?.lowercased(),
-            port: components?.port ?? components?.scheme.flatMap(Self.defaultPort)
+            scheme: scheme,
+            host: url.host(percentEncoded: false)?.lowercased(),
+            port: url.port ?? scheme.flatMap(Self.defaultPort)
         )
+    }
+
+    /// `a=1&b&c=%20` → items, percent-decoded (`+` stays `+`: this is a URL query, not a form).
+    static func queryItems(_ query: String?) -> [QueryItem] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            let value = parts.count == 2 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : nil
+            return QueryItem(name: name, value: value)
+        }
     }
 
     /// A request for a target such as `/movies/1?x=y`, as a server receives it.
