@@ -263,17 +263,15 @@ public final class StubInterceptor: Sendable {
             return data
         case .file(let file):
             // Read when sent: the file may have changed or gone since loading.
-            let size = (try? FileManager.default.attributesOfItem(atPath: file.url.path)[.size] as? NSNumber)?.intValue
-            guard let size else {
-                throw ContentError(code: .fileDoesNotExist, message: "the body file \(file.url.path) of stub \"\(matched.stub.name)\" (\(matched.stub.source)) is gone")
+            do {
+                return try file.contents(maximumBytes: options.maximumBodyFileBytes)
+            } catch {
+                let gone = error.isMissing ? "is gone: " : ""
+                throw ContentError(
+                    code: error.isMissing ? .fileDoesNotExist : .dataLengthExceedsMaximum,
+                    message: "the body file of stub \"\(matched.stub.name)\" (\(matched.stub.source)) \(gone)\(error.message)"
+                )
             }
-            guard size <= options.maximumBodyFileBytes else {
-                throw ContentError(code: .dataLengthExceedsMaximum, message: "the body file \(file.url.path) is \(size) bytes, over the limit of \(options.maximumBodyFileBytes)")
-            }
-            guard let data = FileManager.default.contents(atPath: file.url.path) else {
-                throw ContentError(code: .noPermissionsToReadFile, message: "cannot read the body file \(file.url.path) of stub \"\(matched.stub.name)\"")
-            }
-            return data
         case .template(let template):
             let context = TemplateContext(
                 request: request, pathParameters: matched.pathParameters, baseURL: Self.origin(of: url), variables: template.variables

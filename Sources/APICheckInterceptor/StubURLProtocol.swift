@@ -63,6 +63,7 @@ public final class StubURLProtocol: URLProtocol, @unchecked Sendable {
             deliver(ready)
             return
         }
+        let request = self.request  // each read of `self.request` bridges a new copy
         guard let (interceptor, configuration) = Self.binding(of: task, request: request) else {
             let message = "this session was not made by StubInterceptor (use interceptor.makeSession() or interceptor.configuration())"
             client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: message]))

@@ -23,7 +23,10 @@ public struct JSONParser {
     /// Parses a complete document.
     public func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONNode {
         var scanner = Scanner(bytes: bytes, maximumDepth: maximumDepth)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.offset = 3 }  // tolerate a UTF-8 BOM
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {  // tolerate a UTF-8 BOM; it is not a column
+            scanner.offset = 3
+            scanner.lineStart = 3
+        }
         scanner.skipWhitespace()
         let node = try scanner.parseValue(depth: 0)
         scanner.skipWhitespace()

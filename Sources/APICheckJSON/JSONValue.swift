@@ -55,11 +55,46 @@ public enum JSONValue: Sendable, Hashable {
         return result
     }
 
+    /// A number lexeme as exact decimal digits and a power of ten (`1.50e+3` → `15e2`), so that
+    /// equality is exact: no rounding through `Double`, no infinities.
+    static func canonicalNumber(_ lexeme: String) -> String {
+        var bytes = Substring(lexeme).utf8[...]
+        var negative = false
+        if bytes.first == UInt8(ascii: "-") {
+            negative = true
+            bytes = bytes.dropFirst()
+        }
+        var digits: [UInt8] = []
+        var exponent = 0
+        var afterPoint = false
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                afterPoint = true
+            } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                exponent += Int(String(Substring(bytes[bytes.index(after: index)...]))) ?? 0
+                break
+            } else {
+                digits.append(byte)
+                if afterPoint { exponent -= 1 }
+            }
+            index = bytes.index(after: index)
+        }
+        while digits.first == UInt8(ascii: "0") { digits.removeFirst() }
+        guard !digits.isEmpty else { return "0" }
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        return (negative ? "-" : "") + String(decoding: digits, as: UTF8.self) + "e" + String(exponent)
+    }
+
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
-        case (.number(let a), .number(let b)): return a == b || (Double(a) != nil && Double(a) == Double(b))
+        case (.number(let a), .number(let b)): return a == b || canonicalNumber(a) == canonicalNumber(b)
         case (.string(let a), .string(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)): return a == b
@@ -71,7 +106,7 @@ public enum JSONValue: Sendable, Hashable {
         switch self {
         case .null: hasher.combine(0)
         case .bool(let value): hasher.combine(value)
-        case .number(let lexeme): hasher.combine(Double(lexeme) ?? 0)
+        case .number(let lexeme): hasher.combine(Self.canonicalNumber(lexeme))
         case .string(let value): hasher.combine(value)
         case .array(let elements): hasher.combine(elements)
         case .object(let members): hasher.combine(members)

@@ -24,9 +24,17 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     let segments: [Segment]
 
     /// Parses `text`; returns a reason when it is not a valid pattern.
+    /// Longest pattern accepted, and most segments: bounds matching work on untrusted stubs.
+    public static let maximumLength = 2048
+    public static let maximumSegments = 64
+
     public static func parse(_ text: String) -> Result<PathPattern, PatternError> {
-        guard text.hasPrefix("/") || text == "*" || text.hasPrefix("*") else {
-            return .failure(PatternError("a path must start with '/' (got \"\(text)\")"))
+        if text == "*" { return .success(PathPattern(text: text, kind: .glob, segments: [.globstar])) }
+        guard text.hasPrefix("/") else {
+            return .failure(PatternError("a path must start with '/' (got \"\(text)\"); \"*\" alone matches every path"))
+        }
+        guard text.utf8.count <= maximumLength else {
+            return .failure(PatternError("the path is longer than \(maximumLength) characters"))
         }
         var segments: [Segment] = []
         var kind = Kind.literal
@@ -34,7 +42,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         for raw in text.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             let segment = String(raw)
             if segment == "**" {
-                segments.append(.globstar)
+                if segments.last != .globstar { segments.append(.globstar) }  // `**/**` is `**`
                 kind = .glob
             } else if segment.utf8.contains(UInt8(ascii: "{")) || segment.utf8.contains(UInt8(ascii: "}")) {
                 guard let open = segment.firstIndex(of: "{"), let close = segment.firstIndex(of: "}"), open < close,
@@ -49,19 +57,25 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
                 guard names.insert(name).inserted else {
                     return .failure(PatternError("variable {\(name)} appears twice"))
                 }
-                segments.append(.variable(name: name, prefix: String(segment[..<open]), suffix: String(segment[segment.index(after: close)...])))
+                segments.append(.variable(name: name, prefix: decoded(segment[..<open]), suffix: decoded(segment[segment.index(after: close)...])))
                 if kind == .literal { kind = .template }
-            } else if segment.utf8.contains(UInt8(ascii: "*")) || segment.utf8.contains(UInt8(ascii: "?")) {
+            } else if segment.utf8.contains(UInt8(ascii: "*")) {
                 segments.append(.glob(segment))
                 kind = .glob
             } else {
-                segments.append(.literal(segment))
+                // Percent-escapes stand for literal characters: `%7Bx%7D` is the text "{x}", not a template.
+                segments.append(.literal(decoded(Substring(segment))))
+            }
+            guard segments.count <= maximumSegments else {
+                return .failure(PatternError("the path has more than \(maximumSegments) segments"))
             }
         }
-        if text.hasPrefix("*") {  // "*" alone: any path
-            return .success(PathPattern(text: text, kind: .glob, segments: [.globstar]))
-        }
         return .success(PathPattern(text: text, kind: kind, segments: segments))
+    }
+
+    private static func decoded(_ text: Substring) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        return String(text).removingPercentEncoding ?? String(text)
     }
 
     /// The literal segments before the first variable or glob, which index the pattern.
@@ -76,6 +90,14 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// For a literal pattern, the path it matches (percent-escapes decoded), as requests carry it.
+    var literalPath: String {
+        "/" + segments.map { segment -> String in
+            if case .literal(let literal) = segment { return literal }
+            return ""
+        }.joined(separator: "/")
+    }
+
     /// Matches every path (`/**`).
     public static let anything = PathPattern(text: "/**", kind: .glob, segments: [.globstar])
 
@@ -83,17 +105,22 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// bound template variables on success. Index-based: no slices, so no retains per step.
     func match(segments path: [Substring]) -> [String: String]? {
         var parameters: [String: String] = [:]
-        return matchFrom(0, 0, path, &parameters) ? parameters : nil
+        var failed = Set<Int>()
+        return matchFrom(0, 0, path, &parameters, &failed) ? parameters : nil
     }
 
-    private func matchFrom(_ start: Int, _ pathStart: Int, _ path: [Substring], _ parameters: inout [String: String]) -> Bool {
+    /// Index-based (no slices, no retains per step). With `**`, states that failed once are
+    /// remembered, so the work is at most segments × path segments whatever the pattern.
+    private func matchFrom(_ start: Int, _ pathStart: Int, _ path: [Substring], _ parameters: inout [String: String], _ failed: inout Set<Int>) -> Bool {
         var index = start
         var position = pathStart
         while index < segments.count {
             switch segments[index] {
             case .globstar:
-                // Try every split point; `**` also matches no segment at all.
-                for next in position...path.count where matchFrom(index + 1, next, path, &parameters) { return true }
+                let state = index * (path.count + 1) + position
+                guard !failed.contains(state) else { return false }
+                for next in position...path.count where matchFrom(index + 1, next, path, &parameters, &failed) { return true }
+                failed.insert(state)
                 return false
             case .literal(let literal):
                 guard position < path.count, path[position] == literal else { return false }
@@ -105,7 +132,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
                 }
                 parameters[name] = String(segment.dropFirst(prefix.count).dropLast(suffix.count))
             case .glob(let glob):
-                guard position < path.count, Self.globMatches(Array(glob.utf8)[...], Array(path[position].utf8)[...]) else { return false }
+                guard position < path.count, Self.globMatches(glob.utf8, path[position].utf8) else { return false }
             }
             index += 1
             position += 1
@@ -113,21 +140,33 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         return position == path.count
     }
 
-    private static func globMatches(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
-        guard let head = pattern.first else { return text.isEmpty }
-        switch head {
-        case UInt8(ascii: "*"):
-            var rest = text
-            while true {
-                if globMatches(pattern.dropFirst(), rest) { return true }
-                guard !rest.isEmpty else { return false }
-                rest = rest.dropFirst()
+    /// `*` matches any run of characters within a segment. Iterative with one backtrack point
+    /// (the classic wildcard algorithm): O(pattern × text), no recursion.
+    static func globMatches(_ pattern: String.UTF8View, _ text: Substring.UTF8View) -> Bool {
+        let pattern = Array(pattern)
+        let text = Array(text)
+        var p = 0
+        var t = 0
+        var star = -1
+        var resume = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == UInt8(ascii: "*") {
+                star = p
+                resume = t
+                p += 1
+            } else if p < pattern.count, pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if star >= 0 {
+                p = star + 1
+                resume += 1
+                t = resume
+            } else {
+                return false
             }
-        case UInt8(ascii: "?"):
-            return !text.isEmpty && globMatches(pattern.dropFirst(), text.dropFirst())
-        default:
-            return text.first == head && globMatches(pattern.dropFirst(), text.dropFirst())
         }
+        while p < pattern.count, pattern[p] == UInt8(ascii: "*") { p += 1 }
+        return p == pattern.count
     }
 
     /// Splits a path into segments after the leading `/` (what precedes the first `/` is dropped):

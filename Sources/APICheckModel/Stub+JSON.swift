@@ -95,7 +95,7 @@ extension StubBody {
             return .object(Self.content(data))
         case .file(let file):
             var members = [JSONMember("file", .string(file.declaredPath)), JSONMember("resolvedPath", .string(file.url.path))]
-            if file.byteCount <= maximumBytes, let data = try? Data(contentsOf: file.url) {
+            if let data = try? file.contents(maximumBytes: maximumBytes) {
                 members += Self.content(data)
             } else {
                 members.append(JSONMember("byteCount", .number(Double(file.byteCount))))

@@ -75,6 +75,8 @@ public enum HTTPDate {
             var year = Int(fields[2]), year >= 0
         else { return nil }
         if fields[2].count <= 2 { year += year < 70 ? 2000 : 1900 }
+        // RFC 6265 §5.1.1 years start at 1601; beyond 9999 nobody means it (and the arithmetic below stays small).
+        guard (1601...9999).contains(year) else { return nil }
         let time = fields[3].split(separator: ":")
         guard time.count == 3, let hour = Int(time[0]), let minute = Int(time[1]), let second = Int(time[2]),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)

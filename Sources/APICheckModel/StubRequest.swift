@@ -64,13 +64,16 @@ public struct StubRequest: Sendable, Hashable {
         }
     }
 
-    /// A request for a target such as `/movies/1?x=y`, as a server receives it.
+    /// A request for an origin-form target such as `/movies/1?x=y`, as a server receives it.
+    /// Parsed by hand: `URLComponents` would read `//movies/1` as a host.
     public init(method: String, target: String, headers: [HTTPHeader] = [], body: Data = Data()) {
-        let components = URLComponents(string: target)
+        let withoutFragment = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let parts = withoutFragment.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let rawPath = String(parts.first ?? "")
         self.init(
             method: method,
-            path: components?.path ?? (target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"),
-            query: (components?.queryItems ?? []).map { QueryItem(name: $0.name, value: $0.value) },
+            path: rawPath.removingPercentEncoding ?? rawPath,
+            query: Self.queryItems(parts.count == 2 ? String(parts[1]) : nil),
             headers: headers,
             body: body
         )

@@ -25,7 +25,7 @@ public struct StubSet: Sendable {
         for (index, stub) in stubs.enumerated() {
             entries.append(MatchEntry(stub))
             if stub.request.path.kind == .literal {
-                literalIndex[stub.request.path.text, default: []].append(Int32(index))
+                literalIndex[stub.request.path.literalPath, default: []].append(Int32(index))
             } else {
                 trie.insert(Int32(index), prefix: stub.request.path.literalPrefix)
             }
@@ -127,7 +127,13 @@ public struct StubSet: Sendable {
         if candidates.count < Self.nearMissLimit {
             candidates += (0..<Int32(min(stubs.count, Self.nearMissSearchLimit))).map { $0 }
         }
-        return Array(candidates.prefix(Self.nearMissSearchLimit))
+        var seen = Set<Int32>()
+        var unique: [Int32] = []
+        for candidate in candidates where seen.insert(candidate).inserted {
+            unique.append(candidate)
+            if unique.count == Self.nearMissSearchLimit { break }
+        }
+        return unique
     }
 
     /// Leading segments the pattern shares with the path, plus one when the segment counts agree.
@@ -252,7 +258,7 @@ private struct MatchContext {
         if let method = pattern.method, method != request.method {
             differences.append(.method(expected: method, actual: request.method))
         }
-        let pathMatches = pattern.path.kind == .literal ? pattern.path.text == request.path : pattern.path.match(segments: segments) != nil
+        let pathMatches = pattern.path.kind == .literal ? pattern.path.literalPath == request.path : pattern.path.match(segments: segments) != nil
         if !pathMatches { differences.append(.path(expected: pattern.path.text, actual: request.path)) }
         for constraint in pattern.query where !queryMatches(constraint, request) {
             differences.append(.query(expected: constraint, actual: request.query.first { $0.name == constraint.name }?.value))

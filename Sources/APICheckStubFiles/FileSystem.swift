@@ -1,3 +1,4 @@
+import APICheckModel
 import Foundation
 
 /// The few file-system operations the loader needs, on POSIX directly: Foundation's `URL`
@@ -14,8 +15,9 @@ enum FileSystem {
     }
 
     /// Every entry below `folder` (not following symlinks, skipping names that start with "."),
-    /// depth-first; `nil` if `folder` cannot be opened.
-    static func walk(_ folder: String, maximumEntries: Int) -> [Entry]? {
+    /// depth-first, and whether the walk stopped at `maximumEntries`; `nil` if `folder` cannot
+    /// be opened.
+    static func walk(_ folder: String, maximumEntries: Int) -> (entries: [Entry], truncated: Bool)? {
         var entries: [Entry] = []
         var pending: [String] = [""]
         var opened = false
@@ -43,10 +45,15 @@ enum FileSystem {
                 }
                 if kind == .directory { pending.append(path) }
                 entries.append(Entry(relativePath: path, kind: kind))
-                if entries.count > maximumEntries { return entries }
+                if entries.count >= maximumEntries { return (entries, true) }
             }
         }
-        return entries
+        return (entries, false)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     private static func kindByLstat(_ path: String) -> EntryKind {
@@ -83,34 +90,8 @@ enum FileSystem {
         return String(name[..<dot])
     }
 
-    enum ReadError: Error {
-        case cannotOpen(String)
-        case notRegular
-        case tooLarge(Int)
-    }
-
-    /// Reads a regular file of at most `maximumBytes`. The type and size are checked on the open
-    /// descriptor (no race with a swapped file), and `O_NONBLOCK` keeps a FIFO from hanging us.
-    static func readFile(_ path: String, maximumBytes: Int) -> Result<[UInt8], ReadError> {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular) }
-        let size = Int(info.st_size)
-        guard size <= maximumBytes else { return .failure(.tooLarge(size)) }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var total = 0
-        while total < size {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + total, size - total)
-            }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }  // the file shrank: keep what is there
-            total += count
-        }
-        if total < size { bytes.removeLast(size - total) }
-        return .success(bytes)
+    /// Reads a regular file of at most `maximumBytes` (see ``BoundedFileReader``).
+    static func readFile(_ path: String, maximumBytes: Int) -> Result<[UInt8], BoundedFileReader.Failure> {
+        BoundedFileReader.read(path, maximumBytes: maximumBytes)
     }
 }

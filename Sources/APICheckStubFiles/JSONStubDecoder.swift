@@ -81,7 +81,10 @@ struct JSONStubDecoder {
     }
 
     private func integer(_ node: JSONNode, named name: String, context: inout StubFileContext) -> Int? {
-        guard case .number(let lexeme) = node.kind, let value = Int(lexeme) else {
+        // As in JSON Schema, a number with a zero fraction (200.0, 2e2) is an integer.
+        guard case .number(let lexeme) = node.kind,
+            let value = Int(lexeme) ?? Double(lexeme).flatMap({ $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil })
+        else {
             context.error("\(name) must be a whole number, not \(node.typeName)", at: location(node, context))
             return nil
         }
@@ -228,7 +231,11 @@ struct JSONStubDecoder {
         if let value = node["matchHost"], bool(value, named: "request.matchHost", context: &context) == true {
             let scheme = node["scheme"].flatMap { string($0, named: "request.scheme", context: &context) }
             let host = node["host"].flatMap { string($0, named: "request.host", context: &context) }
-            let port = node["port"].flatMap { integer($0, named: "request.port", context: &context) }
+            var port = node["port"].flatMap { integer($0, named: "request.port", context: &context) }
+            if let value = port, !(0...65535).contains(value), let portNode = node["port"] {
+                context.error("request.port \(value) is not a TCP port (0-65535)", at: location(portNode, context))
+                port = nil
+            }
             origin = OriginConstraint(scheme: scheme, host: host, port: port)
         }
         guard let path = parsedPath?.0 else { return nil }

@@ -81,8 +81,7 @@ struct StubFileContext {
                 query.append(ValueConstraint(name: name, value: value))
             }
         }
-        let decoded = pathText.utf8.contains(UInt8(ascii: "%")) ? (pathText.removingPercentEncoding ?? pathText) : pathText
-        switch PathPattern.parse(decoded) {
+        switch PathPattern.parse(pathText) {
         case .success(let pattern): return (pattern, query)
         case .failure(let reason):
             error("invalid path: \(reason)", at: location)

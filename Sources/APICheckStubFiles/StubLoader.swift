@@ -38,7 +38,8 @@ public struct StubLoader: Sendable {
         }
 
         let decoded = decodeAll(candidates)
-        let assets = Set(decoded.flatMap(\.references))
+        // Only valid files name assets: a broken file must not hide a good stub file.
+        let assets = Set(decoded.filter { !$0.diagnostics.contains { $0.severity == .error } }.flatMap(\.references))
         var files: [LoadedStubFile] = []
         var stubs: [Stub] = []
         for (candidate, result) in zip(candidates, decoded) {
@@ -92,16 +93,23 @@ public struct StubLoader: Sendable {
             return
         }
         let root = StubRoot(path: options.root ?? path)
-        guard let base = FileSystem.realPath(path),
-            let entries = FileSystem.walk(base, maximumEntries: options.maximumFileCount * 4)
-        else {
+        let walkLimit = options.maximumFileCount * 4
+        guard let base = FileSystem.realPath(path), let (entries, truncated) = FileSystem.walk(base, maximumEntries: walkLimit) else {
             diagnostics.append(.error("cannot read the directory", at: SourceLocation(path: path)))
             return
         }
         let displayBase = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        if truncated {
+            diagnostics.append(.error("the folder holds more than \(walkLimit) entries; only the first were read (load a smaller folder)", at: SourceLocation(path: path)))
+        }
         var found: [(relative: String, real: String)] = []
-        for entry in entries where Self.format(of: entry.relativePath) != nil {
+        for entry in entries {
             let absolute = base + "/" + entry.relativePath
+            if entry.kind == .symlink, FileSystem.isDirectory(absolute) {
+                diagnostics.append(.warning("a symlinked folder is not followed; its stub files are not loaded", at: SourceLocation(path: displayBase + "/" + entry.relativePath)))
+                continue
+            }
+            guard Self.format(of: entry.relativePath) != nil else { continue }
             switch entry.kind {
             case .file:
                 // Reached without following a symlink from a resolved base: inside it by construction.
@@ -113,7 +121,9 @@ public struct StubLoader: Sendable {
                     continue
                 }
                 found.append((entry.relativePath, real))
-            case .directory, .other:
+            case .directory:
+                continue  // a folder named like a stub file: walked like any folder
+            case .other:
                 found.append((entry.relativePath, absolute))  // reading reports "not a regular file"
             }
         }

@@ -181,8 +181,8 @@ struct XMLStubDecoder {
         if annotation.attribute("match-host") == "true" {
             var port: Int?
             if let attribute = annotation.attributeNode("port") {
-                port = Int(attribute.value)
-                if port == nil { context.error("port \"\(attribute.value)\" is not a number", at: location(attribute, context)) }
+                port = Int(attribute.value).flatMap { (0...65535).contains($0) ? $0 : nil }
+                if port == nil { context.error("port \"\(attribute.value)\" is not a TCP port (0-65535)", at: location(attribute, context)) }
             }
             origin = OriginConstraint(scheme: annotation.attribute("scheme"), host: annotation.attribute("host"), port: port)
         }

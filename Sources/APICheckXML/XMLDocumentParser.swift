@@ -136,11 +136,15 @@ private final class ParseCapture {
 /// Copies libxml2's tree into ``XMLElement`` values and works out columns from the source bytes.
 private struct TreeConverter {
     let lines: LineTable
+    /// Where the previous element's start tag was: elements are converted in document order, so
+    /// each search starts there and the whole document is scanned about once.
+    var cursor = 0
 
     mutating func element(_ node: xmlNodePtr) -> XMLElement {
         let name = string(node.pointee.name)
         let line = max(Int(xmlGetLineNo(node)), 1)
-        let start = lines.findTag(name: name, prefix: node.pointee.ns.flatMap { $0.pointee.prefix.map(string) }, onOrAfterLine: line)
+        let start = lines.findTag(name: name, prefix: node.pointee.ns.flatMap { $0.pointee.prefix.map(string) }, line: line, from: cursor)
+        if start.found { cursor = start.offset + 1 }
         var attributes: [XMLAttribute] = []
         var attribute = node.pointee.properties
         if attribute != nil {
@@ -215,7 +219,8 @@ private struct LineTable {
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        var starts = [0]
+        // A UTF-8 byte order mark is not a column.
+        var starts = [bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
             starts.append(offset + 1)
         }
@@ -232,22 +237,19 @@ private struct LineTable {
         return XMLPosition(line: low + 1, column: offset - starts[low] + 1)
     }
 
-    /// The `<name` (or `<prefix:name`) that starts on or after `line`; libxml2 reports the line where the tag ends.
-    func findTag(name: String, prefix: String?, onOrAfterLine line: Int) -> (position: XMLPosition, offset: Int) {
+    /// The first `<name` (or `<prefix:name`) at or after `cursor` and no later than the end of
+    /// `line` (libxml2 reports the line where a start tag ends, so a tag spanning lines starts
+    /// earlier). Text inside CDATA can hold a look-alike, so the search starts no further back
+    /// than 64 lines before `line`.
+    func findTag(name: String, prefix: String?, line: Int, from cursor: Int) -> (position: XMLPosition, offset: Int, found: Bool) {
         let tag = Array(("<" + (prefix.map { $0 + ":" } ?? "") + name).utf8)
-        // A start tag spanning lines is reported at its last line; search back a few lines for its `<`.
-        var searchLine = line
-        while searchLine >= 1 {
-            let from = starts[min(searchLine - 1, starts.count - 1)]
-            let to = line < starts.count ? starts[line] : bytes.count
-            if let offset = lastOccurrence(of: tag, in: from..<to) {
-                return (position(of: offset), offset)
-            }
-            if line - searchLine >= 32 { break }
-            searchLine -= 1
+        let lineIndex = min(max(line - 1, 0), starts.count - 1)
+        let end = lineIndex + 1 < starts.count ? starts[lineIndex + 1] : bytes.count
+        let from = max(cursor, starts[max(lineIndex - 64, 0)])
+        if let offset = firstOccurrence(of: tag, in: from..<end) {
+            return (position(of: offset), offset, true)
         }
-        let offset = starts[min(line - 1, starts.count - 1)]
-        return (XMLPosition(line: line, column: 1), offset)
+        return (XMLPosition(line: line, column: 1), starts[lineIndex], false)
     }
 
     /// The offsets of the attribute names of the start tag beginning at `offset` (its `<`),
@@ -281,18 +283,17 @@ private struct LineTable {
         return bytes[local].elementsEqual(name.utf8)
     }
 
-    private func lastOccurrence(of needle: [UInt8], in range: Range<Int>) -> Int? {
-        guard range.count >= needle.count else { return nil }
-        var found: Int?
+    private func firstOccurrence(of needle: [UInt8], in range: Range<Int>) -> Int? {
+        guard !needle.isEmpty, range.count >= needle.count else { return nil }
         var index = range.lowerBound
         while index + needle.count <= range.upperBound {
             if bytes[index] == needle[0], bytes[index..<(index + needle.count)].elementsEqual(needle) {
                 let next = index + needle.count
-                if next >= bytes.count || !isNameByte(bytes[next]) { found = index }
+                if next >= bytes.count || !isNameByte(bytes[next]) { return index }
             }
             index += 1
         }
-        return found
+        return nil
     }
 
     private func isSpace(_ byte: UInt8) -> Bool {

@@ -40,7 +40,7 @@ enum Benchmark {
             matching(lookups: lookups, rounds: rounds)
         }
         if mode != "stubs" {
-            await InterceptorBenchmark.run(requests: arguments.int("--requests") ?? 20_000, concurrency: arguments.int("--concurrency") ?? 1000, rounds: min(rounds, 3))
+            await InterceptorBenchmark.run(requests: arguments.int("--requests") ?? 20_000, concurrency: arguments.int("--concurrency") ?? 1000, rounds: rounds)
         }
     }
 

@@ -43,6 +43,10 @@ struct LintCommand: ParsableCommand {
         if paths.isEmpty {
             throw ValidationError("Name at least one stub file or folder, e.g. 'apicheck lint stubs/'.")
         }
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("'\(path)': no such file or folder.")
+        }
+        try validateRoot(root)
     }
 
     func run() throws {

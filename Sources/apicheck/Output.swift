@@ -1,4 +1,5 @@
 import APICheckModel
+import ArgumentParser
 import Foundation
 
 /// Everything the CLI writes goes through here: colour only on a terminal, and never when
@@ -28,5 +29,14 @@ struct Output {
         default: label = diagnostic.severity.rawValue + ":"
         }
         return "\(diagnostic.location): \(label) \(diagnostic.message)"
+    }
+}
+
+/// `--root` must name an existing folder.
+func validateRoot(_ root: String?) throws {
+    guard let root else { return }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+        throw ValidationError("--root '\(root)' is not a folder.")
     }
 }

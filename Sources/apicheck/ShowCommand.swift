@@ -30,9 +30,13 @@ struct ShowCommand: ParsableCommand {
 
     func validate() throws {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+            throw ValidationError("'\(file)': no such file.")
+        }
+        if isDirectory.boolValue {
             throw ValidationError("'\(file)' is a folder; show takes one stub file (use 'apicheck lint \(file)' for a folder).")
         }
+        try validateRoot(root)
     }
 
     func run() throws {

@@ -51,10 +51,13 @@ import Testing
         #expect(!result.stderr.isEmpty)
     }
 
-    @Test func missingPathIsAnInvalidInputNotACrash() throws {
-        let result = try CLI.run(["lint", "no/such/folder"])
-        #expect(result.status == 1)
-        #expect(result.stdout.contains("no/such/folder:1:1: error: no such file or directory"))
+    @Test func missingPathsAndRootsAreUsageErrors() throws {
+        let missing = try CLI.run(["lint", "no/such/folder"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("'no/such/folder': no such file or folder."))
+        let root = try CLI.run(["lint", "stubs/acmeflix", "--root", "no/such/root"])
+        #expect(root.status == 2)
+        #expect(root.stderr.contains("--root 'no/such/root' is not a folder."))
     }
 
     @Test(arguments: [[], ["lint"], ["show"]])

@@ -78,8 +78,13 @@ import Testing
         #expect(value.value(at: "nope") == nil)
     }
 
-    @Test func numbersCompareByValue() {
+    @Test func numbersCompareByExactValue() {
         #expect(JSONValue.number("1.0") == .number("1"))
+        #expect(JSONValue.number("1.50e+3") == .number("1500"))
+        #expect(JSONValue.number("-0.0") == .number("0"))
         #expect(JSONValue.number("1.5") != .number("1"))
+        #expect(JSONValue.number("9007199254740993") != .number("9007199254740992"), "beyond Double's precision")
+        #expect(JSONValue.number("1e400") != .number("5e999"), "both overflow Double")
+        #expect(Set([JSONValue.number("2"), .number("2.00"), .number("20e-1")]).count == 1)
     }
 }
