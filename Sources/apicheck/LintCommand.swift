@@ -1,6 +1,7 @@
 import APICheckJSON
 import APICheckModel
 import APICheckStubFiles
+import APICheckTemplates
 import ArgumentParser
 import Foundation
 
@@ -50,7 +51,16 @@ struct LintCommand: ParsableCommand {
     }
 
     func run() throws {
-        let result = StubLoader(options: StubLoadOptions(root: root)).load(paths)
+        var result = StubLoader(options: StubLoadOptions(root: root)).load(paths)
+        // Templates compile at load time here, so a broken one is found before a request needs it.
+        let templates = TemplateRenderer()
+        var checked = Set<String>()
+        for stub in result.stubSet.stubs {
+            for response in stub.sequence?.responses ?? [stub.response] {
+                guard case .template(let template) = response.body, checked.insert(template.file.url.path + "\u{0}" + template.variables.description).inserted else { continue }
+                result.diagnostics += templates.diagnose(template)
+            }
+        }
         let failed = result.hasErrors || (strict && !result.warnings.isEmpty)
         let output = Output()
         switch format {

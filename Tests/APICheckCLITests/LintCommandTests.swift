@@ -36,6 +36,19 @@ import Testing
         #expect(diagnostics.contains { $0["line"] == 1 && $0["column"] == 16 && $0["severity"] == "error" })
     }
 
+    @Test func brokenTemplatesAreLintErrorsAndUnknownNamesWarnings() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("{\"id\": \"{{request.pathParams.id}}\",\n \"title\": \"{{titel}}\"}".utf8).write(to: folder.appendingPathComponent("templates/movie.json.mustache"))
+        try Data("{\"items\": [\n{{#request.json.items}}\n\"{{.}}\"\n]}".utf8).write(to: folder.appendingPathComponent("templates/broken.json.mustache"))
+        try Data(#"{"stubs": [{"request": {"path": "/movies/{id}"}, "response": {"status": 200, "template": {"path": "templates/movie.json.mustache", "variables": {"title": "Dune"}}}}, {"request": {"path": "/b"}, "response": {"status": 200, "template": "templates/broken.json.mustache"}}]}"#.utf8).write(to: folder.appendingPathComponent("stubs.json"))
+        let result = try CLI.run(["lint", folder.path])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("broken.json.mustache:") && result.stdout.contains(": error: "), "\(result.stdout)")
+        #expect(result.stdout.contains("movie.json.mustache:2:") && result.stdout.contains("titel"), "\(result.stdout)")
+    }
+
     @Test func warningsFailOnlyWithStrict() throws {
         let fixture = "Tests/APICheckStubFilesTests/Fixtures/pewire"
         #expect(try CLI.run(["lint", fixture]).status == 0)

@@ -1,0 +1,80 @@
+import Mustache
+
+/// The swift-mustache content types our templates render with, selected per template by a
+/// `{{%CONTENT_TYPE:…}}` pragma that the compiler adds before the template's first line.
+///
+/// Both types charge the growth that escaping causes to the render in progress (see
+/// ``RenderBudget``), so the output bound holds for escaped values too.
+enum TemplateContentType {
+    /// `{{x}}` escapes for the inside of a JSON string; templates named `*.json.mustache`.
+    static let json = "APICHECK_JSON"
+    /// `{{x}}` escapes for HTML exactly as swift-mustache's `HTML` type does; every other template.
+    static let html = "APICHECK_HTML"
+
+    /// Content types a `{{%CONTENT_TYPE:…}}` pragma may name.
+    static let known: Set<String> = [json, html, "HTML", "TEXT"]
+
+    /// Registers ours with swift-mustache once per process (its registry is process-wide and locked).
+    static func registerOnce() { _ = registration }
+
+    private static let registration: Void = {
+        MustacheContentTypes.register(JSONStringContentType(), named: json)
+        MustacheContentTypes.register(HTMLContentType(), named: html)
+    }()
+
+    /// The default content type of a template file, from its name.
+    static func forTemplate(named path: String) -> String {
+        path.lowercased().hasSuffix(".json.mustache") ? json : html
+    }
+}
+
+/// Escapes text for the inside of a JSON string (RFC 8259 §7): quote, backslash and control
+/// characters, plus U+2028 and U+2029 so the output is also safe inside JavaScript.
+struct JSONStringContentType: MustacheContentType {
+    func escapeText(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) else { return text }
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case "\u{08}": escaped += "\\b"
+            case "\u{0C}": escaped += "\\f"
+            case "\u{2028}": escaped += "\\u2028"
+            case "\u{2029}": escaped += "\\u2029"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped += "\\u" + String(repeating: "0", count: 4 - hex.utf8.count) + hex
+            default:
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        RenderBudget.current?.charge(escaped.utf8.count - text.utf8.count)
+        return escaped
+    }
+}
+
+/// swift-mustache's HTML escaping (`<`, `>`, `&`, `"`, `'`), with the growth charged to the render.
+struct HTMLContentType: MustacheContentType {
+    func escapeText(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 }) else { return text }
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count + 16)
+        for character in text {
+            switch character {
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        RenderBudget.current?.charge(escaped.utf8.count - text.utf8.count)
+        return escaped
+    }
+}
