@@ -214,7 +214,6 @@ struct TemplateScanner {
         var state: State
         var kind: TagKind?
         var name: String
-        var openTag: String
         var openLocation: Location
         /// The opening tag's `setNewLine`, which the parent takes over when the section closes.
         var openSetNewLine: Bool
@@ -231,7 +230,7 @@ struct TemplateScanner {
 
     private mutating func run() throws(Failure) -> Result {
         var frames = [
-            Frame(state: State(), kind: nil, name: "", openTag: "", openLocation: cursor.location, openSetNewLine: false,
+            Frame(state: State(), kind: nil, name: "", openLocation: cursor.location, openSetNewLine: false,
                   bodyStart: text.startIndex, indentation: 0)
         ]
         var tags: [Tag] = []
@@ -353,7 +352,7 @@ struct TemplateScanner {
                 frames[top].state = state
                 try push(&frames, Frame(
                     state: state.withSectionName(name, newLine: setNewLine, transforms: transforms), kind: kind,
-                    name: Self.tagText(name, transforms), openTag: String(kindCharacter), openLocation: tagStart,
+                    name: Self.tagText(name, transforms), openLocation: tagStart,
                     openSetNewLine: setNewLine, bodyStart: cursor.index, indentation: frames[top].indentation
                 ))
                 continue
@@ -446,7 +445,7 @@ struct TemplateScanner {
                 frames[top].whiteSpaceBefore = 0
                 frames[top].state = state
                 try push(&frames, Frame(
-                    state: state.withInheritancePartial(name), kind: .inheritingPartial, name: name, openTag: "<",
+                    state: state.withInheritancePartial(name), kind: .inheritingPartial, name: name,
                     openLocation: tagStart, openSetNewLine: setNewLine, bodyStart: cursor.index, indentation: frames[top].indentation
                 ))
                 continue
@@ -467,7 +466,7 @@ struct TemplateScanner {
                 if !state.isPartialDefinitionTopLevel { frames[top].whiteSpaceBefore = 0 }
                 frames[top].state = state
                 try push(&frames, Frame(
-                    state: state.withSectionName(name, newLine: setNewLine), kind: .block, name: name, openTag: "$",
+                    state: state.withSectionName(name, newLine: setNewLine), kind: .block, name: name,
                     openLocation: tagStart, openSetNewLine: setNewLine, bodyStart: cursor.index, indentation: indentation
                 ))
                 continue

@@ -145,6 +145,8 @@ private func render(
             ("{{= x}}", 1, 1, "invalid set-delimiter tag"),
             ("{{a(b}}", 1, 1, "malformed transform"),
             ("text {", 1, 6, "incomplete '{{'"),
+            // swift-mustache 2.1.1 traps on this one (an empty section closed with a one-character delimiter).
+            ("{{=| |=}}\nx|#a||/a|", 2, 6, "cannot be closed with a one-character delimiter"),
         ]
         for (text, line, column, message) in cases {
             let template = try folder.template("t.txt.mustache", text)
@@ -322,6 +324,11 @@ private func render(
         case (.success(let expected), .success(let chunked)):
             let actual = chunked.chunks.map { $0.render(root) }.joined()
             #expect(actual == expected, "\(message ?? "") \(text.debugDescription)", sourceLocation: sourceLocation)
+            // And against the values real renders use (a crash would end the test run).
+            let budget = RenderBudget(byteLimit: 1 << 20, iterationLimit: 1_000)
+            let request = StubRequest(method: "POST", path: "/", body: Data(#"{"a": {"x": 1, "list": [{"x": 2}, null]}, "list": ["p"], "b": true}"#.utf8))
+            let values = TemplateContext(request: request, baseURL: "http://x").renderRoot(variables: ["x": "<v>"], compiled: chunked, budget: budget)
+            RenderBudget.$current.withValue(budget) { _ = chunked.chunks.map { $0.render(values) } }
         case (.failure, .failure):
             break
         case (.success, .failure(let error)):
@@ -354,8 +361,8 @@ private func render(
             "{{ # a }}", "{{first(list)}}", "{{#first()}}", "{{/first()}}", "{{#reversed(list)}}", "{{/reversed(list)}}", "{{a(b}}", "{{\n", "{{\u{0B}", "\u{0C}",
             "{{=<%% %%>=}}", "<%%x%%>", "%>", "{{! x } }}", "{{%CONTENT_TYPE: HTML }}", "{{>*x}}", "{{<*x}}", "{{/*x}}", "\u{0}", "{{ }}", "{{#}}", "{{/}}",
         ]
-        var generator = SplitMix64(seed: UInt64(ProcessInfo.processInfo.environment["SEED"] ?? "1")!)
-        for _ in 0..<150_000 {
+        var generator = SplitMix64(seed: 0x5EED)
+        for _ in 0..<5_000 {
             let count = Int.random(in: 1...24, using: &generator)
             let text = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined()
             compare(text)
