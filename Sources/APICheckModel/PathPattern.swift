@@ -22,6 +22,20 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     public let text: String
     public let kind: Kind
     let segments: [Segment]
+    /// For a literal pattern, the path it matches (percent-escapes decoded), as requests carry it.
+    let literalPath: String
+
+    init(text: String, kind: Kind, segments: [Segment]) {
+        self.text = text
+        self.kind = kind
+        self.segments = segments
+        self.literalPath = kind == .literal
+            ? "/" + segments.map { segment -> String in
+                if case .literal(let literal) = segment { return literal }
+                return ""
+            }.joined(separator: "/")
+            : text
+    }
 
     /// Parses `text`; returns a reason when it is not a valid pattern.
     /// Longest pattern accepted, and most segments: bounds matching work on untrusted stubs.
@@ -89,14 +103,6 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { text }
-
-    /// For a literal pattern, the path it matches (percent-escapes decoded), as requests carry it.
-    var literalPath: String {
-        "/" + segments.map { segment -> String in
-            if case .literal(let literal) = segment { return literal }
-            return ""
-        }.joined(separator: "/")
-    }
 
     /// Matches every path (`/**`).
     public static let anything = PathPattern(text: "/**", kind: .glob, segments: [.globstar])
