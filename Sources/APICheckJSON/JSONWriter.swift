@@ -63,6 +63,14 @@ public struct JSONWriter: Sendable {
     /// Escapes as `JSON.stringify` does: quotes, backslashes and control characters only.
     public static func writeString(_ string: String, into output: inout String) {
         output += "\""
+        escapeStringContents(string, into: &output)
+        output += "\""
+    }
+
+    /// The inside of a JSON string (RFC 8259 §7), without the quotes. With
+    /// `escapingLineSeparators`, U+2028 and U+2029 are escaped too, so the text is also safe
+    /// inside JavaScript.
+    public static func escapeStringContents(_ string: String, escapingLineSeparators: Bool = false, into output: inout String) {
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
@@ -72,6 +80,8 @@ public struct JSONWriter: Sendable {
             case "\t": output += "\\t"
             case "\u{08}": output += "\\b"
             case "\u{0C}": output += "\\f"
+            case "\u{2028}" where escapingLineSeparators: output += "\\u2028"
+            case "\u{2029}" where escapingLineSeparators: output += "\\u2029"
             case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
@@ -79,6 +89,5 @@ public struct JSONWriter: Sendable {
                 output.unicodeScalars.append(scalar)
             }
         }
-        output += "\""
     }
 }

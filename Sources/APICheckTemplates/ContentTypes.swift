@@ -1,3 +1,4 @@
+import APICheckJSON
 import Mustache
 
 /// The swift-mustache content types our templates render with, selected per template by a
@@ -35,24 +36,7 @@ struct JSONStringContentType: MustacheContentType {
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) else { return text }
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count + 8)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case "\u{08}": escaped += "\\b"
-            case "\u{0C}": escaped += "\\f"
-            case "\u{2028}": escaped += "\\u2028"
-            case "\u{2029}": escaped += "\\u2029"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                escaped += "\\u" + String(repeating: "0", count: 4 - hex.utf8.count) + hex
-            default:
-                escaped.unicodeScalars.append(scalar)
-            }
-        }
+        JSONWriter.escapeStringContents(text, escapingLineSeparators: true, into: &escaped)
         RenderBudget.current?.charge(escaped.utf8.count - text.utf8.count)
         return escaped
     }
