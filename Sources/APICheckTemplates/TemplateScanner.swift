@@ -573,14 +573,7 @@ struct TemplateScanner {
 
     /// `parseName`: name characters between optional whitespace, the end delimiter, then transforms.
     private mutating func parseName(_ state: State, tagStart: Location) throws(Failure) -> (String, [String]) {
-        skip { $0.isWhitespace }
-        let name = read(while: Self.sectionNameCharacters)
-        guard name.count <= limits.maximumNameLength else {
-            throw Failure(location: tagStart, message: "tag name longer than \(limits.maximumNameLength) characters")
-        }
-        skip { $0.isWhitespace }
-        noteCostlyRead()
-        try expectEndDelimiter(state, tagStart: tagStart, after: name)
+        let name = try readDelimitedName(state, tagStart: tagStart, characters: Self.sectionNameCharacters, kind: "tag name")
         guard name.contains(where: { $0 == "(" || $0 == ")" }) else { return (name, []) }
         return try Self.parseTransforms(name, tagStart: tagStart, limits: limits)
     }
@@ -620,10 +613,17 @@ struct TemplateScanner {
 
     /// `parsePartialName`.
     private mutating func parsePartialName(_ state: State, tagStart: Location) throws(Failure) -> String {
+        try readDelimitedName(state, tagStart: tagStart, characters: Self.partialNameCharacters, kind: "partial name")
+    }
+
+    /// A name of `characters` between optional whitespace, bounded in length, then the end delimiter.
+    private mutating func readDelimitedName(
+        _ state: State, tagStart: Location, characters: Set<Character>, kind: String
+    ) throws(Failure) -> String {
         skip { $0.isWhitespace }
-        let name = read(while: Self.partialNameCharacters)
+        let name = read(while: characters)
         guard name.count <= limits.maximumNameLength else {
-            throw Failure(location: tagStart, message: "partial name longer than \(limits.maximumNameLength) characters")
+            throw Failure(location: tagStart, message: "\(kind) longer than \(limits.maximumNameLength) characters")
         }
         skip { $0.isWhitespace }
         noteCostlyRead()
