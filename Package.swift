@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "APICheckModel", targets: ["APICheckModel"]),
         .library(name: "APICheckStubFiles", targets: ["APICheckStubFiles"]),
         .library(name: "APICheckTemplates", targets: ["APICheckTemplates"]),
+        .library(name: "APICheckResponder", targets: ["APICheckResponder"]),
         .library(name: "APICheckInterceptor", targets: ["APICheckInterceptor"]),
         .library(name: "APICheckTesting", targets: ["APICheckTesting"]),
         .executable(name: "apicheck", targets: ["apicheck"]),
@@ -42,10 +43,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the interceptor and the server share: stub state, sequences, journal, answering.
+        .target(name: "APICheckResponder", dependencies: ["APICheckModel", "APICheckTemplates"]),
         // In-process stubbing for apps and tests: neither NIO nor libxml2 (apps link it).
         .target(
             name: "APICheckInterceptor",
-            dependencies: ["APICheckModel", "APICheckTemplates", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "APICheckModel", "APICheckTemplates", "APICheckResponder", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // XCTest and Swift Testing helpers: loading stub folders, binding sessions, assertions.
         .target(

@@ -1,4 +1,5 @@
 import APICheckModel
+@_exported import APICheckResponder
 import APICheckTemplates
 import Foundation
 import Logging
@@ -51,17 +52,11 @@ public final class StubInterceptor: Sendable {
         }
     }
 
-    private struct State: Sendable {
-        var stubs: StubSet
-        var scenarios: ScenarioSelection = [:]
-        var sequenceCalls: [String: Int] = [:]
-    }
-
     public let options: Options
-    public let journal: StubJournal
+    /// The stubs, scenario selection, sequence positions and journal this interceptor answers from.
+    public let responder: StubResponder
+    public var journal: StubJournal { responder.journal }
     let logger: Logger
-    let templates: TemplateRenderer
-    private let state: Mutex<State>
     /// Identifies this interceptor's configurations where reflection cannot reach the session.
     let token = UUID().uuidString
     private let realNetwork: URLSession?
@@ -71,10 +66,8 @@ public final class StubInterceptor: Sendable {
         logger: Logger = Logger(label: "apicheck.interceptor", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.options = options
-        self.journal = StubJournal()
+        self.responder = StubResponder(stubs: stubs, templates: templates)
         self.logger = logger
-        self.templates = templates
-        self.state = Mutex(State(stubs: stubs))
         self.realNetwork = options.passthrough ? URLSession(configuration: .ephemeral) : nil
         StubURLProtocol.register(self)
     }
@@ -110,37 +103,22 @@ public final class StubInterceptor: Sendable {
     // MARK: State
 
     /// The stubs being served.
-    public var stubs: StubSet { state.withLock { $0.stubs } }
+    public var stubs: StubSet { responder.stubs }
 
     /// Serves `stubs` from now on; requests already being answered finish with the old set.
-    public func replaceStubs(_ stubs: StubSet) {
-        state.withLock {
-            $0.stubs = stubs
-            $0.sequenceCalls = [:]
-        }
-    }
+    public func replaceStubs(_ stubs: StubSet) { responder.replaceStubs(stubs) }
 
     /// The active scenario per use case.
-    public var scenarios: ScenarioSelection { state.withLock { $0.scenarios } }
+    public var scenarios: ScenarioSelection { responder.scenarios }
 
     /// Makes `scenario` the answer of `useCase` (the folder `screen/use-case`), until changed.
-    public func select(_ scenario: String, for useCase: String) {
-        state.withLock { $0.scenarios[useCase] = scenario }
-    }
+    public func select(_ scenario: String, for useCase: String) { responder.select(scenario, for: useCase) }
 
     /// Lets every scenario of `useCase` compete again (the first in load order answers).
-    public func clearSelection(for useCase: String) {
-        _ = state.withLock { $0.scenarios.removeValue(forKey: useCase) }
-    }
+    public func clearSelection(for useCase: String) { responder.clearSelection(for: useCase) }
 
     /// Forgets the journal, sequence positions and scenario selections; the stubs stay.
-    public func reset() {
-        state.withLock {
-            $0.scenarios = [:]
-            $0.sequenceCalls = [:]
-        }
-        journal.clear()
-    }
+    public func reset() { responder.reset() }
 
     // MARK: Answering
 
@@ -174,20 +152,20 @@ public final class StubInterceptor: Sendable {
         var visited: Set<String> = []
         for hop in 0...max(options.maximumRedirects, 0) {
             let request = StubRequest(method: method, url: url, headers: headers, body: body)
-            let (match, stub, response) = answer(request)
-            guard let stub else {
-                if case .unmatched(let report) = match {
-                    journal.record(JournalEntry(request: request, url: url, outcome: options.passthrough ? .passedThrough : .unmatched(report)))
-                    if options.passthrough, hop == 0 { return .passthrough(urlRequest) }
-                    logger.warning("no stub matches the request", metadata: ["request": "\(request.summary)"])
-                    return .deliver(Delivery(content: .failure(Self.error(.resourceUnavailable, report.description, url)), delay: delay))
-                }
-                return .deliver(Delivery(content: .failure(URLError(.unknown)), delay: delay))
-            }
-            guard let response else {
-                let message = "the sequence of stub \"\(stub.stub.name)\" (\(stub.stub.source)) is exhausted and set to fail after its last response"
+            let stub: MatchedStub
+            let response: StubResponse
+            switch responder.answer(request) {
+            case .unmatched(let report):
+                journal.record(JournalEntry(request: request, url: url, outcome: options.passthrough ? .passedThrough : .unmatched(report)))
+                if options.passthrough, hop == 0 { return .passthrough(urlRequest) }
+                logger.warning("no stub matches the request", metadata: ["request": "\(request.summary)"])
+                return .deliver(Delivery(content: .failure(Self.error(.resourceUnavailable, report.description, url)), delay: delay))
+            case .exhausted(let matched):
+                let message = StubAnswer.exhaustedMessage(matched)
                 journal.record(JournalEntry(request: request, url: url, outcome: .failed(message)))
                 return .deliver(Delivery(content: .failure(Self.error(.resourceUnavailable, message, url)), delay: delay))
+            case .stubbed(let matched, let answer):
+                (stub, response) = (matched, answer)
             }
             delay += (response.latency.request + response.latency.response) * max(options.latencyScale, 0)
             journal.record(JournalEntry(
@@ -232,26 +210,6 @@ public final class StubInterceptor: Sendable {
         return .deliver(Delivery(content: .failure(URLError(.httpTooManyRedirects)), delay: delay))
     }
 
-    /// The stub and the response it gives now (advancing its sequence), or why none answers.
-    /// `HEAD` falls back to the `GET` stub of the same resource.
-    private func answer(_ request: StubRequest) -> (StubMatch, MatchedStub?, StubResponse?) {
-        // Match outside the lock (the set is immutable); lock again only to advance a sequence.
-        let (stubs, scenarios) = state.withLock { ($0.stubs, $0.scenarios) }
-        var match = stubs.match(request, scenarios: scenarios)
-        if match.matched == nil, request.method == "HEAD" {
-            var get = request
-            get.method = "GET"
-            if case .matched(let found) = stubs.match(get, scenarios: scenarios) { match = .matched(found) }
-        }
-        guard let matched = match.matched else { return (match, nil, nil) }
-        guard matched.stub.sequence != nil else { return (match, matched, matched.stub.response) }
-        let call = state.withLock { state in
-            defer { state.sequenceCalls[matched.stub.id, default: 0] += 1 }
-            return state.sequenceCalls[matched.stub.id, default: 0]
-        }
-        return (match, matched, matched.stub.response(forCall: call))
-    }
-
     private struct ContentError: Error {
         var code: URLError.Code
         var message: String
@@ -273,11 +231,8 @@ public final class StubInterceptor: Sendable {
                 )
             }
         case .template(let template):
-            let context = TemplateContext(
-                request: request, pathParameters: matched.pathParameters, baseURL: Self.origin(of: url), variables: template.variables
-            )
             do {
-                return try templates.render(template, context: context)
+                return try responder.render(template, for: matched, request: request, baseURL: Self.origin(of: url))
             } catch {
                 throw ContentError(code: .cannotDecodeContentData, message: "\(error)")
             }
