@@ -1,3 +1,4 @@
+@_spi(Reflection) import Swift
 import Foundation
 import Synchronization
 
@@ -134,25 +135,47 @@ public final class StubURLProtocol: URLProtocol, @unchecked Sendable {
     /// swift-corelibs-foundation keeps the owning session in the task's `session` property, which
     /// is internal; reflection reads it. (Checked against Swift 6.3's Foundation; on a layout
     /// change requests fail with a clear error instead of reaching the network.)
+    ///
+    /// `Mirror` costs a quarter of this protocol's time per request (it demangles the field's
+    /// type on every read), so the first task of each kind also locates the field's byte offset
+    /// and checks that a plain load there gives the session `Mirror` found; later tasks of that
+    /// kind read it directly. Any disagreement keeps that kind on `Mirror`.
     private static func owningSession(of task: URLSessionTask) -> URLSession? {
-        // Where `session` sits (class level, child offset) is the same for every task of a kind;
-        // remembering it reads one child per request instead of reflecting all of them.
         let key = ObjectIdentifier(type(of: task))
-        if let (level, offset) = sessionSlots.withLock({ $0[key] }) {
-            var mirror: Mirror? = Mirror(reflecting: task)
-            for _ in 0..<level { mirror = mirror?.superclassMirror }
-            if let children = mirror?.children, offset < children.count {
-                let child = children[children.index(children.startIndex, offsetBy: offset)]
-                if child.label == "session" { return child.value as? URLSession }
+        switch sessionSlots.withLock({ $0[key] }) {
+        case .storedReference(let offset)?:
+            return loadSession(of: task, atByteOffset: offset)
+        case .mirrorChild(let level, let position)?:
+            return mirrorSession(of: task, level: level, position: position)
+        case nil:
+            guard let (session, level, position) = locateSessionByMirror(task) else { return nil }
+            var slot = SessionSlot.mirrorChild(level: level, position: position)
+            if let offset = sessionFieldOffset(of: type(of: task)), loadSession(of: task, atByteOffset: offset) === session {
+                slot = .storedReference(offset: offset)
             }
+            sessionSlots.withLock { $0[key] = slot }
+            return session
         }
+    }
+
+    /// Where a kind of task keeps its session.
+    private enum SessionSlot {
+        /// A strong reference at this byte offset in the task object.
+        case storedReference(offset: Int)
+        /// The `position`th child of the `level`th superclass mirror.
+        case mirrorChild(level: Int, position: Int)
+    }
+
+    private static let sessionSlots = Mutex<[ObjectIdentifier: SessionSlot]>([:])
+
+    private static func locateSessionByMirror(_ task: URLSessionTask) -> (URLSession, level: Int, position: Int)? {
         var mirror: Mirror? = Mirror(reflecting: task)
         var level = 0
         while let current = mirror {
-            if let offset = current.children.firstIndex(where: { $0.label == "session" }) {
-                let position = current.children.distance(from: current.children.startIndex, to: offset)
-                sessionSlots.withLock { $0[key] = (level, position) }
-                return current.children[offset].value as? URLSession
+            if let index = current.children.firstIndex(where: { $0.label == "session" }) {
+                let position = current.children.distance(from: current.children.startIndex, to: index)
+                guard let session = current.children[index].value as? URLSession else { return nil }
+                return (session, level, position)
             }
             mirror = current.superclassMirror
             level += 1
@@ -160,7 +183,36 @@ public final class StubURLProtocol: URLProtocol, @unchecked Sendable {
         return nil
     }
 
-    private static let sessionSlots = Mutex<[ObjectIdentifier: (level: Int, offset: Int)]>([:])
+    private static func mirrorSession(of task: URLSessionTask, level: Int, position: Int) -> URLSession? {
+        var mirror: Mirror? = Mirror(reflecting: task)
+        for _ in 0..<level { mirror = mirror?.superclassMirror }
+        guard let children = mirror?.children, position < children.count else { return nil }
+        let child = children[children.index(children.startIndex, offsetBy: position)]
+        return child.label == "session" ? child.value as? URLSession : nil
+    }
+
+    /// The byte offset of a stored property `session` whose type is an optional class-bound
+    /// existential (`URLSessionProtocol!`), whose first word is the object reference.
+    private static func sessionFieldOffset(of type: URLSessionTask.Type) -> Int? {
+        #if canImport(FoundationNetworking)
+        var found: Int?
+        // `.classType` is a `static var` (not concurrency-safe to read); its raw value is 1.
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
+            guard String(cString: name) == "session", _typeName(fieldType).contains("URLSessionProtocol") else { return true }
+            found = offset
+            return false
+        }
+        return found
+        #else
+        return nil
+        #endif
+    }
+
+    private static func loadSession(of task: URLSessionTask, atByteOffset offset: Int) -> URLSession? {
+        let object = Unmanaged.passUnretained(task).toOpaque()
+        guard let reference = object.load(fromByteOffset: offset, as: UnsafeRawPointer?.self) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(reference).takeUnretainedValue() as? URLSession
+    }
 
     /// The body from `httpBody`, or read from `httpBodyStream` (Apple platforms move data-task
     /// bodies there); `nil` when over `limit`.
