@@ -236,6 +236,39 @@ def json_stub(name, description, method, path, body, status=200):
     }
 
 
+MOVIE_TEMPLATE = "movie.json.mustache"
+
+
+def movie_template():
+    """movie_page as a Mustache template: compact JSON on one line, as the service sends it."""
+    self_href = "{{baseURL}}/movies/{{id}}"
+    return "".join([
+        '{"id":"{{id}}","name":"{{name}}","year":{{year}},"director":"{{director}}","rating":{{rating}},',
+        '"ratingEnabled":{{ratingEnabled}},"synopsis":"{{synopsis}}","stock":{{stock}},"_links":[',
+        '{{#untypedSelf}}{"rel":"self","href":"' + self_href + '"},{{/untypedSelf}}',
+        '{"rel":"self","href":"' + self_href + '","type":"' + MOVIE_TYPE + '"}',
+        '{{#inStock}},{"rel":"rent","href":"{{baseURL}}/cart/{{cartId}}","type":"' + CART_TYPE + '",',
+        '"method":"PUT","parameters":{"movieId":"{{id}}"}}{{/inStock}}',
+        '{{#ratingEnabled}},{"rel":"rate","href":"' + self_href + '","type":"' + MOVIE_TYPE + '",',
+        '"method":"PUT","parameters":{"rating":"{rating}"}}{{/ratingEnabled}}',
+        ',{"rel":"poster","href":"{{baseURL}}/poster/{{id}}","type":"' + POSTER_TYPE + '"}]}',
+    ])
+
+
+def templated_movie_stub(name, description, method, movie, cart_id):
+    variables = {key: movie[key] for key in
+                 ("id", "name", "year", "director", "rating", "ratingEnabled", "synopsis", "stock")}
+    variables.update({"inStock": movie["stock"] > 0, "untypedSelf": movie["id"] in DUPLICATE_SELF,
+                      "cartId": cart_id})
+    return {
+        "name": name,
+        "description": description,
+        "request": {"method": method, "path": "/movies/" + movie["id"]},
+        "response": {"status": 200, "headers": {"Content-Type": JSON_TYPE},
+                     "template": {"path": MOVIE_TEMPLATE, "variables": variables}},
+    }
+
+
 def json_text(value):
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
@@ -288,8 +321,8 @@ Serve it with `apicheck serve stubs/acmeflix --port 3000` so that the absolute h
 |---|---|---|---|
 | `GET /` | `root.xml` | XML | links `self`, `library`, `cart` (the cart holds movies) |
 | `GET /library` | `library.xml` | XML | all {len(movies)} movies with `self` and `poster` links |
-| `GET /movies/{{id}}` | `movies/<id>.json` | JSON | one file per movie ({len(movies)}) |
-| `PUT /movies/{{id}}` | `movies/rate.json` | JSON, `{{"stubs": [...]}}` | {len(rateable)} rateable movies; matched on method + path only; answers the movie as `GET` does |
+| `GET /movies/{{id}}` | `movies/movies.json` | JSON, `{{"stubs": [...]}}`, templated | one stub per movie ({len(movies)}), all rendered by `movies/{MOVIE_TEMPLATE}` |
+| `PUT /movies/{{id}}` | `movies/rate.json` | JSON, `{{"stubs": [...]}}`, templated | {len(rateable)} rateable movies; matched on method + path only; answers the movie as `GET` does |
 | `GET /cart/{cart_id}` | `cart/cart.xml` | XML | the cart: {len(cart_movies)} item{"" if len(cart_movies) == 1 else "s"}, a `delete` link per item, an `add` link |
 | `PUT /cart/{cart_id}` | `cart/rent.xml` | XML, `<http-responses>` | {len(rentable)} stubs, one per movie in stock, matched on the body's `/movieId`; answers the cart holding {", ".join(m["id"] for m in cart_movies)} and that movie |
 | `DELETE /cart/{cart_id}` | `cart/delete.xml` | XML | body `{{"movieId":"{cart_movies[0]["id"] if cart_movies else ""}"}}`: the empty cart |
@@ -298,6 +331,14 @@ Serve it with `apicheck serve stubs/acmeflix --port 3000` so that the absolute h
 Every JSON answer is compact (`JSON.stringify`, keys in the service's order) and served as
 `{JSON_TYPE}`; posters are served as `{POSTER_TYPE}`. Poster `body-file` paths are relative
 to `posters/` (the stub file's own folder), so `posters/posters.xml` also loads on its own.
+
+The movie representation is written once, as the Mustache template `movies/{MOVIE_TEMPLATE}`
+(the service's shape: the untyped duplicate `self`, `rent` only when in stock, `rate` only when
+rating is enabled); each movie stub carries only its data as template variables. Its hrefs are
+`{{{{baseURL}}}}`, the origin serving the stub, so at `http://localhost:3000` the output is
+byte-for-byte the service's (`Tests/APICheckInterceptorTests/Fixtures/acmeflix-movies` holds
+the service's answers and a test compares), and served anywhere else the movie links point back at
+whoever serves them.
 
 The set is stateless: `PUT` and `DELETE` on the cart answer the resulting cart, but later
 `GET`s still show the initial cart (and `GET /` keeps its `cart` link). Requests the service
@@ -331,8 +372,9 @@ synopsis, year and director of The Usual Suspects).
    untyped one, then the typed one (`duplicate-rel`).
 6. **Broken poster**: {broken} answers 500 with an empty body,
    although the library and the movie's page link to it (`link-resolves`).
-7. **Fixed origin**: every href is absolute on `http://localhost:3000`, whatever host or port serves
-   the set; served anywhere else, a crawl that stays on its origin will not follow them.
+7. **Fixed origin**: the root, library, cart and poster hrefs are absolute on `http://localhost:3000`,
+   whatever host or port serves the set (the movie pages use `{{{{baseURL}}}}`); serve the set with
+   `apicheck serve --rewrite-origin http://localhost:3000` to have them point at the server.
 8. Minor: the root's and the cart's `self` links declare no type at all.
 """
 
@@ -347,7 +389,7 @@ def write(path, text, written):
     written.append(path)
 
 
-def generate(fixtures, output):
+def generate(fixtures, output, expected=None):
     with open(os.path.join(fixtures, "movies.json"), encoding="utf-8") as handle:
         by_id = json.load(handle)
     with open(os.path.join(fixtures, "cart.json"), encoding="utf-8") as handle:
@@ -414,7 +456,10 @@ def generate(fixtures, output):
             headers=json_headers, body_json=cart(cart_id, after),
             request_json=[("/movieId", removed["id"])])), written)
 
-    # GET /movies/{id}, one JSON file per movie
+    # GET and PUT /movies/{id}: one template holds the representation's shape (movie_page), each
+    # stub only its movie's data; hrefs use {{baseURL}}, so they name whichever origin serves them.
+    write(os.path.join(output, "movies", MOVIE_TEMPLATE), movie_template(), written)
+    movie_stubs = []
     for movie in movies:
         notes = []
         if movie["stock"] <= 0:
@@ -425,20 +470,25 @@ def generate(fixtures, output):
             notes.append("rateable")
         description = f"GET /movies/{movie['id']}: {title(movie)}" + (
             "; " + "; ".join(notes) if notes else "") + "."
-        write(os.path.join(output, "movies", movie["id"] + ".json"), json_text(json_stub(
-            f"movie {movie['id']}", description, "GET", "/movies/" + movie["id"],
-            movie_page(movie, cart_id))), written)
+        movie_stubs.append(templated_movie_stub(f"movie {movie['id']}", description, "GET", movie, cart_id))
+    write(os.path.join(output, "movies", "movies.json"), json_text({"stubs": movie_stubs}), written)
 
     # PUT /movies/{id} for rateable movies
     rate_stubs = [
-        json_stub(
+        templated_movie_stub(
             f"rate {movie['id']}",
             f'PUT /movies/{movie["id"]} {{"rating": …}}: rate {title(movie)}; '
             "answers the movie as GET does (matched on method and path only).",
-            "PUT", "/movies/" + movie["id"], movie_page(movie, cart_id))
+            "PUT", movie, cart_id)
         for movie in rateable
     ]
     write(os.path.join(output, "movies", "rate.json"), json_text({"stubs": rate_stubs}), written)
+
+    # What the service itself answers for each movie, byte for byte: the interceptor tests render
+    # the template for every movie and compare.
+    if expected:
+        for movie in movies:
+            write(os.path.join(expected, movie["id"] + ".json"), compact(movie_page(movie, cart_id)), written)
 
     # GET /poster/{id}
     poster_stubs = []
@@ -483,7 +533,7 @@ def check(movies, written):
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
         seen_text += text
-        if path.endswith(".json"):
+        if path.endswith(".json") and "acmeflix-movies" not in path:
             try:
                 json.loads(text)
             except ValueError as error:
@@ -520,8 +570,12 @@ def main():
                         help="folder holding movies.json and cart.json (default: %(default)s)")
     parser.add_argument("--output", default=os.path.join(repo, "stubs", "acmeflix"),
                         help="the stub folder to write (default: %(default)s)")
+    parser.add_argument("--expected", default=os.path.join(repo, "Tests", "APICheckInterceptorTests", "Fixtures", "acmeflix-movies"),
+                        help="where to write each movie as the service sends it, for the template tests "
+                             "(default: %(default)s; '' to skip)")
     arguments = parser.parse_args()
-    movies, written = generate(os.path.normpath(arguments.fixtures), os.path.normpath(arguments.output))
+    movies, written = generate(os.path.normpath(arguments.fixtures), os.path.normpath(arguments.output),
+                               os.path.normpath(arguments.expected) if arguments.expected else None)
     problems = check(movies, written)
     for problem in problems:
         print("error: " + problem, file=sys.stderr)

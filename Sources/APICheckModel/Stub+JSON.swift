@@ -104,7 +104,7 @@ extension StubBody {
         case .template(let template):
             var members = [JSONMember("template", .string(template.file.declaredPath)), JSONMember("resolvedPath", .string(template.file.url.path))]
             if !template.variables.isEmpty {
-                members.append(JSONMember("variables", .object(template.variables.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) })))
+                members.append(JSONMember("variables", .object(template.variables.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value) })))
             }
             return .object(members)
         }

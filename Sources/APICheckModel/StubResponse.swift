@@ -1,3 +1,4 @@
+import APICheckJSON
 import Foundation
 
 /// What a stub answers.
@@ -62,9 +63,10 @@ public struct StubFile: Sendable, Hashable {
 /// A reference to a response template and the variables the stub adds to its context.
 public struct StubTemplate: Sendable, Hashable {
     public var file: StubFile
-    public var variables: [String: String]
+    /// Any JSON value: text, numbers, booleans for sections, objects and arrays for nested data.
+    public var variables: [String: JSONValue]
 
-    public init(file: StubFile, variables: [String: String] = [:]) {
+    public init(file: StubFile, variables: [String: JSONValue] = [:]) {
         self.file = file
         self.variables = variables
     }

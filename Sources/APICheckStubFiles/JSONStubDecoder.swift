@@ -291,7 +291,7 @@ struct JSONStubDecoder {
 
     private func decodeTemplate(_ value: JSONNode, into response: inout StubResponse, context: inout StubFileContext) {
         var pathNode = value
-        var variables: [String: String] = [:]
+        var variables: [String: JSONValue] = [:]
         if value.members != nil {
             guard object(value, named: "response.template", keys: Self.templateKeys, context: &context) != nil else { return }
             guard let node = value["path"] else {
@@ -300,10 +300,8 @@ struct JSONStubDecoder {
             }
             pathNode = node
             if let variablesNode = value["variables"], let members = variablesNode.members {
-                for member in members {
-                    if case .string(let text) = member.value.kind { variables[member.key] = text } else {
-                        variables[member.key] = JSONWriter().string(member.value.value)
-                    }
+                for member in members where variables[member.key] == nil {
+                    variables[member.key] = member.value.value
                 }
             } else if let variablesNode = value["variables"] {
                 context.error("response.template.variables must be an object, not \(variablesNode.typeName)", at: location(variablesNode, context))

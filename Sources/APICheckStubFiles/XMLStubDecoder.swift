@@ -1,3 +1,4 @@
+import APICheckJSON
 import APICheckModel
 import APICheckXML
 import Foundation
@@ -288,13 +289,13 @@ struct XMLStubDecoder {
             }
             guard let file = context.file(declared.value, at: location(declared, context)) else { return .empty }
             guard source.name == "body-template" else { return .file(file) }
-            var variables: [String: String] = [:]
+            var variables: [String: JSONValue] = [:]
             for variable in source.elements(named: "var") {
                 guard let name = variable.attribute("name"), !name.isEmpty else {
                     context.error("<var> needs a name attribute", at: location(variable, context))
                     continue
                 }
-                variables[name] = variable.attribute("value") ?? variable.text
+                variables[name] = .string(variable.attribute("value") ?? variable.text)
             }
             return .template(StubTemplate(file: file, variables: variables))
         default:

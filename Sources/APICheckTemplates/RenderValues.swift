@@ -202,12 +202,19 @@ final class RequestValue: MustacheCustomRenderable, MustacheParent {
             return nil
         }
         guard let value = try? JSONParser(maximumDepth: Self.maximumJSONDepth).parseValue([UInt8](request.body)) else { return nil }
-        return convert(value, key: "json")
+        return JSONRenderValues(budget: budget, sectionCosts: sectionCosts, maximumSectionCost: maximumSectionCost).convert(value, key: "json")
     }
+}
+
+/// JSON (request bodies, stub variables) as render values.
+struct JSONRenderValues {
+    let budget: RenderBudget
+    let sectionCosts: [String: Int]
+    let maximumSectionCost: Int
 
     /// Objects become ``ObjectValue`` (the first of repeated keys wins, `null` members are absent),
     /// arrays ``ArrayValue`` (`null` elements are ``NullValue``), numbers their lexeme, booleans `Bool`.
-    private func convert(_ value: JSONValue, key: String?) -> Any? {
+    func convert(_ value: JSONValue, key: String?) -> Any? {
         switch value {
         case .null:
             return nil
@@ -235,8 +242,12 @@ final class RequestValue: MustacheCustomRenderable, MustacheParent {
 extension TemplateContext {
     /// The object templates render against: `request`, `baseURL` and the variables (the built-in
     /// names win over variables of the same name).
-    func renderRoot(variables: [String: String], compiled: CompiledTemplate, budget: RenderBudget) -> ObjectValue {
-        var members: [String: Any] = variables.mapValues { TextValue(text: $0, budget: budget) }
+    func renderRoot(variables: [String: JSONValue], compiled: CompiledTemplate, budget: RenderBudget) -> ObjectValue {
+        let json = JSONRenderValues(budget: budget, sectionCosts: compiled.sectionCosts, maximumSectionCost: compiled.maximumSectionCost)
+        var members: [String: Any] = [:]
+        for (name, value) in variables {
+            if let converted = json.convert(value, key: name) { members[name] = converted }
+        }
         members["baseURL"] = TextValue(text: baseURL, budget: budget)
         members["request"] = RequestValue(
             self, budget: budget, sectionCosts: compiled.sectionCosts, maximumSectionCost: compiled.maximumSectionCost

@@ -1,3 +1,4 @@
+import APICheckJSON
 import APICheckModel
 
 /// Everything a template can see (FORMATS §4).
@@ -34,10 +35,10 @@ public struct TemplateContext: Sendable {
     public var baseURL: String
     /// The stub's own variables. They are added to the ``APICheckModel/StubTemplate/variables`` of the
     /// template being rendered, and win over them when both define a name.
-    public var variables: [String: String]
+    public var variables: [String: JSONValue]
 
     /// A context for one request.
-    public init(request: StubRequest, pathParameters: [String: String] = [:], baseURL: String, variables: [String: String] = [:]) {
+    public init(request: StubRequest, pathParameters: [String: String] = [:], baseURL: String, variables: [String: JSONValue] = [:]) {
         self.request = request
         self.pathParameters = pathParameters
         self.baseURL = baseURL

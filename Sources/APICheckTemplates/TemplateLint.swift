@@ -1,3 +1,4 @@
+import APICheckJSON
 import APICheckModel
 
 /// Warnings about names a template uses that its context cannot provide.
@@ -13,6 +14,20 @@ enum TemplateLint {
         case open
         /// Text: no members.
         case text(String)
+    }
+
+    /// Variables are known to the last member; arrays are open (sections over them see elements).
+    private static func shape(of value: JSONValue, named name: String) -> Shape {
+        switch value {
+        case .object(let members):
+            var shapes: [String: Shape] = [:]
+            for member in members where shapes[member.key] == nil {
+                shapes[member.key] = shape(of: member.value, named: name + "." + member.key)
+            }
+            return .object(name, shapes)
+        case .array: return .open
+        default: return .text(name)
+        }
     }
 
     private enum Resolution {
@@ -35,7 +50,7 @@ enum TemplateLint {
         "json": .open,
     ])
 
-    static func check(_ tags: [TemplateScanner.Tag], variables: [String: String], path: String) -> [Diagnostic] {
+    static func check(_ tags: [TemplateScanner.Tag], variables: [String: JSONValue], path: String) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var dropped = 0
         func warn(_ message: String, _ location: TemplateScanner.Location) {
@@ -53,8 +68,8 @@ enum TemplateLint {
             }
         }
         var members: [String: Shape] = ["request": request, "baseURL": .text("baseURL")]
-        for name in variables.keys where members[name] == nil {
-            members[name] = .text(name)
+        for (name, value) in variables where members[name] == nil {
+            members[name] = shape(of: value, named: name)
         }
         let root = Shape.object("", members)
         // One entry per open section: the shape it pushed (nil: pushes nothing), or `inert` when the

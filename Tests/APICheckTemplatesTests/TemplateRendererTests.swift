@@ -18,11 +18,11 @@ final class TemporaryFolder {
     }
 
     /// Writes `text` to `name` and returns the template that refers to it.
-    func template(_ name: String, _ text: String, variables: [String: String] = [:]) throws -> StubTemplate {
+    func template(_ name: String, _ text: String, variables: [String: JSONValue] = [:]) throws -> StubTemplate {
         try template(name, Data(text.utf8), variables: variables)
     }
 
-    func template(_ name: String, _ data: Data, variables: [String: String] = [:]) throws -> StubTemplate {
+    func template(_ name: String, _ data: Data, variables: [String: JSONValue] = [:]) throws -> StubTemplate {
         let file = url.appendingPathComponent(name)
         try data.write(to: file)
         return StubTemplate(file: StubFile(declaredPath: "templates/\(name)", url: file, byteCount: data.count), variables: variables)
@@ -87,6 +87,24 @@ private func render(
         )
         let context = TemplateContext(request: StubRequest(method: "GET", path: "/"), baseURL: "http://127.0.0.1:8080", variables: ["note": "context"])
         #expect(try render(renderer, template, context) == #"<a href="http://127.0.0.1:8080/movies/7">Dune</a> context"#)
+    }
+
+    @Test func structuredStubVariablesDriveSectionsAndNesting() throws {
+        let folder = try TemporaryFolder()
+        let template = try folder.template(
+            "movie.json.mustache",
+            #"{"rating":{{rating}},"stock":{{stock}}{{#inStock}},"rent":true{{/inStock}}{{#rateable}},"rate":true{{/rateable}},"#
+                + #""director":"{{crew.director}}","cast":[{{#cast}}"{{.}}"{{^last}},{{/last}}{{/cast}}]}"#,
+            variables: [
+                "rating": .number("8.8"), "stock": 0, "inStock": false, "rateable": true,
+                "crew": .object(["director": "David \"F\""]), "cast": ["Brad", "Edward"],
+            ]
+        )
+        let output = try render(renderer, template, TemplateContext(request: StubRequest(method: "GET", path: "/"), baseURL: ""))
+        #expect(output.hasPrefix(#"{"rating":8.8,"stock":0,"rate":true,"director":"David \"F\"","cast":["Brad""#))
+        // Known nested names are checked too: a typo inside a variable object is a lint warning.
+        let typo = try folder.template("typo.json.mustache", "{{crew.directr}}", variables: ["crew": .object(["director": "x"])])
+        #expect(renderer.diagnose(typo).map(\.severity) == [.warning])
     }
 
     @Test func jsonTemplatesEscapeForJSONStrings() throws {

@@ -1,0 +1,54 @@
+import APICheckInterceptor
+import APICheckTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The AcmeFlix movie pages come from one template (stubs/acmeflix/movies/movie.json.mustache) and
+/// per-movie variables; at the service's own origin they must be byte-for-byte what the service
+/// sends (Fixtures/acmeflix-movies, written by scripts/generate-acmeflix-stubs.py from the same data).
+@Suite struct AcmeFlixTemplateTests {
+    static let expected = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("acmeflix-movies")
+
+    static var movieIDs: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: expected.path)) ?? [])
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    @Test func everyMovieRendersExactlyAsTheServiceSendsIt() async throws {
+        #expect(Self.movieIDs.count == 12)
+        let interceptor = try StubInterceptor(loading: [Repository.acmeflix])
+        let session = interceptor.makeSession()
+        for id in Self.movieIDs {
+            let expected = try Data(contentsOf: Self.expected.appendingPathComponent("\(id).json"))
+            let (data, response) = try await session.data(from: URL(string: "http://localhost:3000/movies/\(id)")!)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json; charset=utf-8")
+            #expect(String(decoding: data, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "movie \(id)")
+        }
+    }
+
+    @Test func ratingAnswersTheMovieAsGETDoes() async throws {
+        let interceptor = try StubInterceptor(loading: [Repository.acmeflix])
+        var request = URLRequest(url: URL(string: "http://localhost:3000/movies/iBZQ9")!)
+        request.httpMethod = "PUT"
+        request.httpBody = Data(#"{"rating":9}"#.utf8)
+        let (data, _) = try await interceptor.makeSession().data(for: request)
+        #expect(data == (try Data(contentsOf: Self.expected.appendingPathComponent("iBZQ9.json"))))
+    }
+
+    @Test func movieLinksNameWhicheverOriginServesThem() async throws {
+        let interceptor = try StubInterceptor(loading: [Repository.acmeflix])
+        let (data, _) = try await interceptor.makeSession().data(from: URL(string: "http://127.0.0.1:8123/movies/pLDhp")!)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""href":"http://127.0.0.1:8123/movies/pLDhp""#))
+        #expect(!text.contains("localhost:3000"))
+        // Out of stock: no rent link; rateable: a rate link; the defect (two selfs) is kept.
+        #expect(!text.contains(#""rel":"rent""#))
+        #expect(text.contains(#""rel":"rate""#))
+        #expect(text.components(separatedBy: #""rel":"self""#).count == 3)
+    }
+}
