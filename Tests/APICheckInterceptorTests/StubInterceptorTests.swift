@@ -1,4 +1,4 @@
-import APICheckInterceptor
+@testable import APICheckInterceptor
 import APICheckModel
 import APICheckTesting
 import Foundation
@@ -270,5 +270,25 @@ import FoundationNetworking
         configuration.protocolClasses = [StubURLProtocol.self]
         let error = await #expect(throws: URLError.self) { try await URLSession(configuration: configuration).data(from: url("/")) }
         #expect(error?.localizedDescription.contains("not made by StubInterceptor") == true)
+    }
+}
+
+/// Apple platforms' path in: where reflection cannot reach a task's session, the configuration's
+/// token header names the interceptor. Linux CI exercises the lookup directly.
+@Suite struct TokenBindingTests {
+    @Test func theTokenHeaderFindsItsInterceptorWhileItLives() throws {
+        var interceptor: StubInterceptor? = StubInterceptor(stubs: .empty)
+        let headers = try #require(interceptor?.configuration().httpAdditionalHeaders as? [String: String])
+        let token = try #require(headers[StubURLProtocol.tokenHeader])
+        var request = URLRequest(url: URL(string: "http://localhost:3000/")!)
+        request.setValue(token, forHTTPHeaderField: StubURLProtocol.tokenHeader)
+        #expect(StubURLProtocol.binding(of: nil, request: request)?.0 === interceptor)
+        // The token is how requests find their stubs, not part of what the app sent.
+        #expect(!StubInterceptor.headers(of: request).contains { $0.name == StubURLProtocol.tokenHeader })
+        interceptor = nil
+        #expect(StubURLProtocol.binding(of: nil, request: request) == nil)
+        var stranger = request
+        stranger.setValue("not-a-token", forHTTPHeaderField: StubURLProtocol.tokenHeader)
+        #expect(StubURLProtocol.binding(of: nil, request: stranger) == nil)
     }
 }
