@@ -131,6 +131,30 @@ import FoundationNetworking
         #expect(interceptor.journal.count == 1000)
     }
 
+    /// The load case: 10,000 requests in flight at once through completion handlers, half
+    /// of them unmatched; every one gets exactly one answer and one journal entry.
+    @Test func tenThousandConcurrentRequests() async throws {
+        let interceptor = StubInterceptor(stubs: StubSet([stub("item", "GET", "/items/{id}", body: text("ok"))]))
+        let session = interceptor.makeSession()
+        let outcomes = Mutex<(ok: Int, unmatched: Int, other: Int)>((0, 0, 0))
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let group = DispatchGroup()
+            for index in 0..<10_000 {
+                group.enter()
+                session.dataTask(with: url(index.isMultiple(of: 2) ? "/items/\(index)" : "/missing/\(index)")) { data, _, error in
+                    outcomes.withLock {
+                        if data == Data("ok".utf8) { $0.ok += 1 } else if (error as? URLError)?.code == .resourceUnavailable { $0.unmatched += 1 } else { $0.other += 1 }
+                    }
+                    group.leave()
+                }.resume()
+            }
+            group.notify(queue: .global()) { done.resume() }
+        }
+        let counts = outcomes.withLock { $0 }
+        #expect(counts.ok == 5_000 && counts.unmatched == 5_000 && counts.other == 0)
+        #expect(interceptor.journal.count == 10_000 && interceptor.journal.unmatched.count == 5_000)
+    }
+
     @Test func redirectsAreFollowedWithRFC9110Methods() async throws {
         let interceptor = StubInterceptor(stubs: StubSet([
             stub("moved", "GET", "/old", status: 301, headers: [HTTPHeader(name: "Location", value: "/new")]),
