@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The only C in the package: libxml2 through pkg-config, imported by APICheckXML alone.
@@ -56,6 +58,23 @@ let package = Package(
         .target(
             name: "APICheckTesting",
             dependencies: ["APICheckInterceptor", "APICheckStubFiles", "APICheckTemplates", "APICheckModel"]
+        ),
+        // Hypermedia contract checking: link extraction, URI templates, media types, rules, the crawl
+        // engine and the in-memory stub-set fetcher. No sockets.
+        .target(
+            name: "APICheckCrawler",
+            dependencies: ["APICheckModel", "APICheckJSON", "APICheckXML", "APICheckResponder", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The live fetcher: AsyncHTTPClient, kept apart so the engine and its tests need no HTTP stack.
+        .target(
+            name: "APICheckHTTPFetcher",
+            dependencies: [
+                "APICheckCrawler", "APICheckModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "apicheck",

@@ -232,7 +232,7 @@ public final class StubInterceptor: Sendable {
             }
         case .template(let template):
             do {
-                return try responder.render(template, for: matched, request: request, baseURL: Self.origin(of: url))
+                return try responder.render(template, for: matched, request: request, baseURL: StubResponder.origin(of: url))
             } catch {
                 throw ContentError(code: .cannotDecodeContentData, message: "\(error)")
             }
@@ -252,14 +252,6 @@ public final class StubInterceptor: Sendable {
             .filter { !$0.key.caseInsensitiveEquals(StubURLProtocol.tokenHeader) }
             .sorted { $0.key < $1.key }
             .map { HTTPHeader(name: $0.key, value: $0.value) }
-    }
-
-    /// `scheme://host[:port]`, the origin templates see as `baseURL`.
-    static func origin(of url: URL) -> String {
-        guard let scheme = url.scheme, let host = url.host else { return "" }
-        let defaultPort = scheme == "https" ? 443 : 80
-        let port = url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
-        return "\(scheme)://\(host)\(port)"
     }
 
     static func httpResponse(_ response: StubResponse, url: URL, bodyLength: Int) -> HTTPURLResponse {

@@ -1,3 +1,4 @@
+import APICheckJSON
 import APICheckModel
 import APICheckTemplates
 import Foundation
@@ -106,6 +107,31 @@ public final class StubResponder: Sendable {
     public func render(_ template: StubTemplate, for matched: MatchedStub, request: StubRequest, baseURL: String) throws(TemplateError) -> Data {
         let context = TemplateContext(request: request, pathParameters: matched.pathParameters, baseURL: baseURL, variables: template.variables)
         return try templates.render(template, context: context)
+    }
+}
+
+extension StubResponder {
+    /// `scheme://host[:port]` of `url` (default ports left out): the `baseURL` templates see.
+    public static func origin(of url: URL) -> String {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host else { return "" }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(scheme)://\(bracketed)\(port)"
+    }
+
+    /// The RFC 9457 `application/problem+json` document transports answer an unmatched request
+    /// with: the near-miss report as `detail`, and the nearest stubs by name.
+    /// (No `type`: RFC 9457 reads that as `about:blank`, a plain 404.)
+    public static func problemDocument(for report: NearMissReport) -> Data {
+        var members: [JSONMember] = [
+            JSONMember("title", "No stub matches the request"),
+            JSONMember("status", .number("404")),
+            JSONMember("detail", .string(report.description)),
+            JSONMember("request", .string(report.request.summary)),
+        ]
+        members.append(JSONMember("nearMisses", .array(report.nearMisses.map { .string($0.stub.name) })))
+        return Data(JSONWriter().string(.object(members)).utf8)
     }
 }
 

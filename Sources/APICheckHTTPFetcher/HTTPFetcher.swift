@@ -1,0 +1,99 @@
+import APICheckCrawler
+import APICheckModel
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Crawls a live API over HTTP/1.1 with AsyncHTTPClient.
+///
+/// Redirects are not followed here (the crawl engine follows them, bounded and loop-checked, so a
+/// live crawl and an in-memory crawl behave alike); bodies are read up to the crawl's limit and
+/// decompressed with a ratio bound (no zip bombs). One client per crawl, shut down by
+/// ``withHTTPFetcher(concurrency:logger:_:)`` whether the crawl throws or not.
+public struct HTTPFetcher: CrawlFetcher {
+    private let client: HTTPClient
+    private let logger: Logger
+
+    init(client: HTTPClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    public var isLive: Bool { true }
+
+    public func fetch(_ request: FetchRequest, maximumBodyBytes: Int, timeout: Duration) async throws(FetchError) -> FetchedResponse {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw FetchError(.unsupportedScheme, request.url.scheme ?? "none")
+        }
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
+        let deadline = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        do {
+            let response = try await client.execute(outgoing, timeout: deadline, logger: logger)
+            let headers = response.headers.map { HTTPHeader(name: $0.name, value: $0.value) }
+            var body = Data()
+            var truncated = false
+            if request.method != "HEAD" {
+                // Read up to the limit and stop: a 50 MB body costs the limit, not 50 MB.
+                for try await chunk in response.body {
+                    let room = maximumBodyBytes - body.count
+                    if chunk.readableBytes > room {
+                        body.append(contentsOf: chunk.readableBytesView.prefix(room))
+                        truncated = true
+                        break
+                    }
+                    body.append(contentsOf: chunk.readableBytesView)
+                }
+            }
+            return FetchedResponse(status: Int(response.status.code), headers: headers, body: body, isTruncated: truncated)
+        } catch let error as HTTPClientError {
+            throw Self.fetchError(error)
+        } catch {
+            throw FetchError(.connectionFailed, "\(error)")
+        }
+    }
+
+    public func stubAnswers(_ request: FetchRequest) -> StubAnswerCheck? { nil }
+
+    private static func fetchError(_ error: HTTPClientError) -> FetchError {
+        switch error {
+        case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
+            FetchError(.timedOut, "no answer in time")
+        case .invalidURL, .emptyHost, .emptyScheme:
+            FetchError(.invalidURL, "\(error)")
+        case .remoteConnectionClosed:
+            FetchError(.connectionFailed, "the server closed the connection")
+        default:
+            FetchError(.protocolError, "\(error)")
+        }
+    }
+}
+
+/// Runs `body` with a live fetcher whose HTTP client is shut down afterwards, whatever happens.
+///
+/// `concurrency` sizes the connection pool (one HTTP/1.1 connection per request in flight).
+public func withHTTPFetcher<Result: Sendable>(
+    concurrency: Int, connectTimeout: Duration = .seconds(10), logger: Logger,
+    _ body: (HTTPFetcher) async throws -> Result
+) async throws -> Result {
+    var configuration = HTTPClient.Configuration(
+        redirectConfiguration: .disallow,
+        timeout: .init(connect: .seconds(connectTimeout.components.seconds)),
+        connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(concurrency, 1)),
+        decompression: .enabled(limit: .ratio(100))
+    )
+    configuration.httpVersion = .http1Only
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    do {
+        let result = try await body(HTTPFetcher(client: client, logger: logger))
+        try await client.shutdown()
+        return result
+    } catch {
+        try? await client.shutdown()
+        throw error
+    }
+}
