@@ -52,6 +52,8 @@ let package = Package(
             name: "APICheckTesting",
             dependencies: ["APICheckInterceptor", "APICheckStubFiles", "APICheckTemplates", "APICheckModel"]
         ),
+        // Hypermedia contract checking: link extraction, URI templates, media types (no transport).
+        .target(name: "APICheckCrawler", dependencies: ["APICheckModel", "APICheckJSON", "APICheckXML"]),
         .executableTarget(
             name: "apicheck",
             dependencies: [
@@ -73,6 +75,10 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "APICheckCLITests", dependencies: ["APICheckJSON"]),
+        .testTarget(
+            name: "APICheckCrawlerTests",
+            dependencies: ["APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles"]
+        ),
         .testTarget(name: "APICheckTemplatesTests", dependencies: ["APICheckTemplates", "APICheckModel"]),
         .testTarget(
             name: "APICheckInterceptorTests",
