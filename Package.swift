@@ -97,6 +97,10 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "APICheckCLITests", dependencies: ["APICheckJSON"]),
+        .testTarget(
+            name: "APICheckCrawlerTests",
+            dependencies: ["APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles"]
+        ),
         .testTarget(name: "APICheckTemplatesTests", dependencies: ["APICheckTemplates", "APICheckModel"]),
         .testTarget(
             name: "APICheckInterceptorTests",

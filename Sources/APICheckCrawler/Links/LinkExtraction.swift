@@ -1,0 +1,18 @@
+/// What ``LinkExtractor`` found in one response.
+public struct LinkExtraction: Sendable, Hashable {
+    /// Every link, in document order: `Link` headers first, then the body.
+    public var links: [Link]
+    /// Shape problems and other observations, in document order.
+    public var notes: [ShapeNote]
+    /// The formats links were found in, in order of first appearance.
+    public var formats: [LinkFormat]
+    /// `true` when the link limit stopped extraction: later links were not extracted.
+    public var isTruncated: Bool
+
+    public init(links: [Link] = [], notes: [ShapeNote] = [], formats: [LinkFormat] = [], isTruncated: Bool = false) {
+        self.links = links
+        self.notes = notes
+        self.formats = formats
+        self.isTruncated = isTruncated
+    }
+}

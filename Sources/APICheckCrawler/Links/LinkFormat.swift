@@ -1,0 +1,38 @@
+/// The hypermedia format a link was found in (FORMATS §5).
+public enum LinkFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// HAL `_links` keyed by rel, objects or arrays of objects (including `_embedded` resources).
+    case hal = "hal"
+    /// HAL-FORMS `_templates` (method, target, contentType, properties).
+    case halForms = "hal-forms"
+    /// An array of `{rel, href, type?, method?, parameters?}` under `_links` or `links` (AcmeFlix, PayPal).
+    case linkArray = "link-array"
+    /// JSON:API `links` (top level, resources, relationships, errors).
+    case jsonAPI = "json-api"
+    /// A Siren link or embedded-link sub-entity.
+    case sirenLink = "siren-link"
+    /// A Siren action.
+    case sirenAction = "siren-action"
+    /// Collection+JSON `href`, `links`, `items`, `queries`.
+    case collectionJSON = "collection-json"
+    /// An RFC 8288 `Link` header field.
+    case linkHeader = "link-header"
+    /// An XML `<link>` element (Atom or any other namespace).
+    case xml = "xml"
+
+    /// How reports name the format.
+    public var displayName: String {
+        switch self {
+        case .hal: "HAL"
+        case .halForms: "HAL-FORMS"
+        case .linkArray: "link array"
+        case .jsonAPI: "JSON:API"
+        case .sirenLink: "Siren link"
+        case .sirenAction: "Siren action"
+        case .collectionJSON: "Collection+JSON"
+        case .linkHeader: "Link header"
+        case .xml: "Atom/XML"
+        }
+    }
+
+    public var description: String { displayName }
+}

@@ -1,0 +1,74 @@
+/// Where in a response a link (or a note) was found, for the report: an RFC 6901 JSON pointer,
+/// an XPath-like element path, or the position of a `Link` header value.
+public struct LinkSource: Sendable, Hashable, CustomStringConvertible {
+    /// The kind of place ``path`` names.
+    public enum Kind: String, Sendable, Hashable {
+        /// ``path`` is an RFC 6901 JSON pointer into the body (`""` is the whole document).
+        case jsonPointer = "json-pointer"
+        /// ``path`` names an XML element (`/feed/entry[2]/link[1]`, indexes 1-based among
+        /// same-named siblings).
+        case xmlPath = "xml-path"
+        /// ``path`` names a `Link` header value (`Link header #2`, 1-based across all `Link` fields).
+        case linkHeader = "link-header"
+    }
+
+    public var kind: Kind
+    public var path: String
+    /// Line of the body where the item starts, when known (1-based).
+    public var line: Int?
+    /// Column of the body where the item starts, when known (1-based, in bytes).
+    public var column: Int?
+
+    public init(kind: Kind, path: String, line: Int? = nil, column: Int? = nil) {
+        self.kind = kind
+        self.path = path
+        self.line = line
+        self.column = column
+    }
+
+    /// A JSON pointer; build one from raw tokens with ``JSONPointer``.
+    public static func jsonPointer(_ pointer: String, line: Int? = nil, column: Int? = nil) -> LinkSource {
+        LinkSource(kind: .jsonPointer, path: pointer, line: line, column: column)
+    }
+
+    /// An element path such as `/feed/entry[2]/link[1]`.
+    public static func xmlPath(_ path: String, line: Int? = nil, column: Int? = nil) -> LinkSource {
+        LinkSource(kind: .xmlPath, path: path, line: line, column: column)
+    }
+
+    /// The `index`-th (1-based) link value across a response's `Link` header fields.
+    public static func linkHeader(_ index: Int) -> LinkSource {
+        LinkSource(kind: .linkHeader, path: "Link header #\(index)")
+    }
+
+    /// The path; the empty JSON pointer (the whole document) reads `(document root)`.
+    public var description: String {
+        kind == .jsonPointer && path.isEmpty ? "(document root)" : path
+    }
+}
+
+/// Builds RFC 6901 JSON pointers.
+public enum JSONPointer {
+    /// Escapes one reference token: `~` becomes `~0`, `/` becomes `~1` (RFC 6901 §3).
+    public static func escape(_ token: String) -> String {
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        var escaped = ""
+        for character in token {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// The pointer for `tokens`, each escaped: `["_links", "a/b", "0"]` → `/_links/a~1b/0`.
+    public static func pointer(_ tokens: [String]) -> String {
+        var result = ""
+        for token in tokens {
+            result += "/" + escape(token)
+        }
+        return result
+    }
+}

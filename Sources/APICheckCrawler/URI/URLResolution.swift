@@ -1,0 +1,215 @@
+/// Reference resolution (RFC 3986 §5.2) and the normal form used to deduplicate a crawl (§6.2.2).
+///
+/// Works on strings, not Foundation `URL`, so that what a document wrote is resolved exactly as
+/// the RFC says (Foundation re-encodes and differs across platforms).
+public enum URLResolution {
+    /// Resolves `reference` against `base` (RFC 3986 §5.2.2, strict: `http:g` stays `http:g`).
+    ///
+    /// - Returns: the target URI, or `nil` when `base` is not absolute (has no scheme) and
+    ///   `reference` is relative, so there is nothing to resolve against.
+    public static func resolve(_ reference: String, against base: String) -> String? {
+        let reference = URIReference(parsing: reference)
+        if reference.scheme != nil {
+            var target = reference
+            target.path = removeDotSegments(reference.path)
+            return target.description
+        }
+        let base = URIReference(parsing: base)
+        guard base.scheme != nil else { return nil }
+        var target = URIReference(scheme: base.scheme, fragment: reference.fragment)
+        if reference.authority != nil {
+            target.authority = reference.authority
+            target.path = removeDotSegments(reference.path)
+            target.query = reference.query
+        } else {
+            target.authority = base.authority
+            if reference.path.isEmpty {
+                target.path = base.path
+                target.query = reference.query ?? base.query
+            } else {
+                if reference.path.hasPrefix("/") {
+                    target.path = removeDotSegments(reference.path)
+                } else {
+                    target.path = removeDotSegments(merge(base: base, path: reference.path))
+                }
+                target.query = reference.query
+            }
+        }
+        return target.description
+    }
+
+    /// §5.2.3: the reference's path appended to the base path without its last segment.
+    private static func merge(base: URIReference, path: String) -> String {
+        if base.authority != nil && base.path.isEmpty { return "/" + path }
+        guard let slash = base.path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(base.path[...slash]) + path
+    }
+
+    /// Removes `.` and `..` segments (RFC 3986 §5.2.4), in one pass.
+    public static func removeDotSegments(_ path: String) -> String {
+        let input = Array(path.utf8)
+        guard input.contains(UInt8(ascii: ".")) else { return path }
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count)
+        var index = 0
+
+        func rest(is text: StaticString) -> Bool {
+            input.count - index == text.utf8CodeUnitCount && hasPrefix(text)
+        }
+        func hasPrefix(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard input.count - index >= count else { return false }
+            return text.withUTF8Buffer { input[index..<(index + count)].elementsEqual($0) }
+        }
+        func removeLastSegment() {
+            if let slash = output.lastIndex(of: UInt8(ascii: "/")) {
+                output.removeSubrange(slash...)
+            } else {
+                output.removeAll()
+            }
+        }
+
+        while index < input.count {
+            if hasPrefix("../") {
+                index += 3  // A
+            } else if hasPrefix("./") {
+                index += 2  // A
+            } else if hasPrefix("/./") {
+                index += 2  // B: "/./" becomes "/"
+            } else if rest(is: "/.") {
+                output.append(UInt8(ascii: "/"))  // B, then E on the "/" left
+                index = input.count
+            } else if hasPrefix("/../") {
+                index += 3  // C
+                removeLastSegment()
+            } else if rest(is: "/..") {
+                removeLastSegment()  // C, then E on the "/" left
+                output.append(UInt8(ascii: "/"))
+                index = input.count
+            } else if rest(is: ".") || rest(is: "..") {
+                index = input.count  // D
+            } else {
+                var end = index + 1  // E: the first segment, with its leading "/" if any
+                while end < input.count, input[end] != UInt8(ascii: "/") { end += 1 }
+                output.append(contentsOf: input[index..<end])
+                index = end
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A key under which equivalent URLs meet (RFC 3986 §6.2.2): scheme and host lower-cased,
+    /// the scheme's default port dropped, percent-encoding normalised (hex upper-cased, encoded
+    /// unreserved characters decoded), dot segments removed, an empty path with an authority
+    /// made `/`, the fragment dropped. The query is kept as written, in order.
+    public static func normalisedKey(_ url: String) -> String {
+        var reference = URIReference(parsing: url)
+        reference.fragment = nil
+        if let scheme = reference.scheme { reference.scheme = scheme.lowercased() }
+        if let authority = reference.authority {
+            reference.authority = normaliseAuthority(authority, scheme: reference.scheme)
+        }
+        reference.path = normalisePercentEncoding(reference.path)
+        if reference.scheme != nil || reference.authority != nil {
+            reference.path = removeDotSegments(reference.path)
+        }
+        if reference.authority != nil && reference.path.isEmpty { reference.path = "/" }
+        reference.query = reference.query.map(normalisePercentEncoding)
+        return reference.description
+    }
+
+    private static let defaultPorts: [String: String] = ["http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"]
+
+    private static func normaliseAuthority(_ authority: String, scheme: String?) -> String {
+        var userinfo: Substring?
+        var hostAndPort = Substring(authority)
+        if let at = authority.lastIndex(of: "@") {
+            userinfo = authority[..<at]
+            hostAndPort = authority[authority.index(after: at)...]
+        }
+        var host = hostAndPort
+        var port: Substring?
+        // The port follows the last ':' unless that ':' is inside an IPv6 literal.
+        if let colon = hostAndPort.lastIndex(of: ":"), !hostAndPort[colon...].contains("]") {
+            host = hostAndPort[..<colon]
+            port = hostAndPort[hostAndPort.index(after: colon)...]
+        }
+        var result = ""
+        if let userinfo { result += normalisePercentEncoding(String(userinfo)) + "@" }
+        result += normalisePercentEncoding(host.lowercased())
+        let defaultPort = scheme.flatMap { defaultPorts[$0] }
+        if let port, !port.isEmpty, String(port) != defaultPort {
+            result += ":" + port
+        }
+        return result
+    }
+
+    /// Upper-cases the hex of `%xx` triplets and decodes those that encode unreserved characters
+    /// (RFC 3986 §6.2.2.1, §6.2.2.2).
+    public static func normalisePercentEncoding(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if URICharacters.isPercentTriplet(bytes, at: index) {
+                let decoded = URICharacters.hexValue(bytes[index + 1]) << 4 | URICharacters.hexValue(bytes[index + 2])
+                if URICharacters.isUnreserved(decoded) {
+                    output.append(decoded)
+                } else {
+                    URICharacters.appendPercentEncoded(decoded, to: &output)
+                }
+                index += 3
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Why `reference` is not a valid URI reference (RFC 3986 §4.1), or `nil` when it is.
+    ///
+    /// Characters outside ASCII are accepted (an IRI, see ``encodingNonASCII(_:)``); spaces,
+    /// controls, `"<>\^`{|}` and `%` not followed by two hex digits are not.
+    public static func problem(in reference: String) -> String? {
+        let bytes = Array(reference.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x80 || URICharacters.isUnreserved(byte) || URICharacters.isReserved(byte) {
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "%") {
+                guard URICharacters.isPercentTriplet(bytes, at: index) else {
+                    return "'%' at offset \(index) is not followed by two hexadecimal digits"
+                }
+                index += 3
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: " "): return "it contains a space at offset \(index) (write %20)"
+            case 0..<0x20, 0x7F: return "it contains the control character 0x\(String(byte, radix: 16, uppercase: true)) at offset \(index)"
+            default:
+                return "'\(Character(Unicode.Scalar(byte)))' at offset \(index) is not allowed in a URI (write %\(String(byte, radix: 16, uppercase: true)))"
+            }
+        }
+        return nil
+    }
+
+    /// Maps an IRI to a URI (RFC 3987 §3.1): every byte of a non-ASCII character is percent-encoded.
+    public static func encodingNonASCII(_ reference: String) -> String {
+        guard reference.utf8.contains(where: { $0 >= 0x80 }) else { return reference }
+        var output: [UInt8] = []
+        for byte in reference.utf8 {
+            if byte >= 0x80 {
+                URICharacters.appendPercentEncoded(byte, to: &output)
+            } else {
+                output.append(byte)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

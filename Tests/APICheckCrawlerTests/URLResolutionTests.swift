@@ -1,0 +1,132 @@
+import APICheckCrawler
+import Testing
+
+@Suite struct URLResolutionTests {
+    private static let base = "http://a/b/c/d;p?q"
+
+    // RFC 3986 §5.4.1 Normal Examples.
+    @Test(arguments: [
+        ("g:h", "g:h"),
+        ("g", "http://a/b/c/g"),
+        ("./g", "http://a/b/c/g"),
+        ("g/", "http://a/b/c/g/"),
+        ("/g", "http://a/g"),
+        ("//g", "http://g"),
+        ("?y", "http://a/b/c/d;p?y"),
+        ("g?y", "http://a/b/c/g?y"),
+        ("#s", "http://a/b/c/d;p?q#s"),
+        ("g#s", "http://a/b/c/g#s"),
+        ("g?y#s", "http://a/b/c/g?y#s"),
+        (";x", "http://a/b/c/;x"),
+        ("g;x", "http://a/b/c/g;x"),
+        ("g;x?y#s", "http://a/b/c/g;x?y#s"),
+        ("", "http://a/b/c/d;p?q"),
+        (".", "http://a/b/c/"),
+        ("./", "http://a/b/c/"),
+        ("..", "http://a/b/"),
+        ("../", "http://a/b/"),
+        ("../g", "http://a/b/g"),
+        ("../..", "http://a/"),
+        ("../../", "http://a/"),
+        ("../../g", "http://a/g"),
+    ])
+    func normalExamples(reference: String, expected: String) {
+        #expect(URLResolution.resolve(reference, against: Self.base) == expected)
+    }
+
+    // RFC 3986 §5.4.2 Abnormal Examples (strict parser for "http:g").
+    @Test(arguments: [
+        ("../../../g", "http://a/g"),
+        ("../../../../g", "http://a/g"),
+        ("/./g", "http://a/g"),
+        ("/../g", "http://a/g"),
+        ("g.", "http://a/b/c/g."),
+        (".g", "http://a/b/c/.g"),
+        ("g..", "http://a/b/c/g.."),
+        ("..g", "http://a/b/c/..g"),
+        ("./../g", "http://a/b/g"),
+        ("./g/.", "http://a/b/c/g/"),
+        ("g/./h", "http://a/b/c/g/h"),
+        ("g/../h", "http://a/b/c/h"),
+        ("g;x=1/./y", "http://a/b/c/g;x=1/y"),
+        ("g;x=1/../y", "http://a/b/c/y"),
+        ("g?y/./x", "http://a/b/c/g?y/./x"),
+        ("g?y/../x", "http://a/b/c/g?y/../x"),
+        ("g#s/./x", "http://a/b/c/g#s/./x"),
+        ("g#s/../x", "http://a/b/c/g#s/../x"),
+        ("http:g", "http:g"),
+    ])
+    func abnormalExamples(reference: String, expected: String) {
+        #expect(URLResolution.resolve(reference, against: Self.base) == expected)
+    }
+
+    // RFC 3986 §5.2.4's own walk-throughs, plus edge cases of the algorithm.
+    @Test(arguments: [
+        ("/a/b/c/./../../g", "/a/g"),
+        ("mid/content=5/../6", "mid/6"),
+        ("/..", "/"),
+        ("a/..", "/"),
+        ("/a/b/..", "/a/"),
+        ("../../x", "x"),
+        ("//a/./b", "//a/b"),
+        ("no/dots/here", "no/dots/here"),
+        ("", ""),
+    ])
+    func removesDotSegments(path: String, expected: String) {
+        #expect(URLResolution.removeDotSegments(path) == expected)
+    }
+
+    @Test func resolvingNeedsAnAbsoluteBase() {
+        #expect(URLResolution.resolve("g", against: "/relative/base") == nil)
+        #expect(URLResolution.resolve("https://x/y", against: "") == "https://x/y")
+        #expect(URLResolution.resolve("g", against: "http://a") == "http://a/g")
+    }
+
+    @Test func splitsReferences() {
+        let reference = URIReference(parsing: "https://user@Example.com:8443/p/a?q=1&r#frag")
+        #expect(reference.scheme == "https")
+        #expect(reference.authority == "user@Example.com:8443")
+        #expect(reference.path == "/p/a")
+        #expect(reference.query == "q=1&r")
+        #expect(reference.fragment == "frag")
+        #expect(reference.description == "https://user@Example.com:8443/p/a?q=1&r#frag")
+        #expect(URIReference(parsing: "./a:b").scheme == nil)
+        #expect(URIReference(parsing: "1a:b").scheme == nil)
+        #expect(URIReference(parsing: "?").query == "")
+    }
+
+    @Test(arguments: [
+        ("HTTP://Example.COM:80/a/./b/../c?Q=%7e%2f#frag", "http://example.com/a/c?Q=~%2F"),
+        ("https://example.com:443", "https://example.com/"),
+        ("https://example.com:8443/", "https://example.com:8443/"),
+        ("http://example.com:/x", "http://example.com/x"),
+        ("http://[::1]:80/", "http://[::1]/"),
+        ("http://[::1]/", "http://[::1]/"),
+        ("http://a/%7Euser/%41%2a", "http://a/~user/A%2A"),
+        ("http://a/x?b=2&a=1", "http://a/x?b=2&a=1"),
+        ("http://User@A/", "http://User@a/"),
+    ])
+    func normalisedKeys(url: String, expected: String) {
+        #expect(URLResolution.normalisedKey(url) == expected)
+    }
+
+    @Test func equivalentURLsShareAKey() {
+        let keys = Set([
+            "http://localhost:3000/movies/pLDhp",
+            "HTTP://LOCALHOST:3000/movies/./pLDhp#poster",
+            "http://localhost:3000/movies/x/../pLDhp",
+            "http://localhost:3000/movies/%70LDhp",
+        ].map(URLResolution.normalisedKey))
+        #expect(keys == ["http://localhost:3000/movies/pLDhp"])
+    }
+
+    @Test func validatesReferences() {
+        #expect(URLResolution.problem(in: "http://a/b?c=d&e=%20#f") == nil)
+        #expect(URLResolution.problem(in: "/caf\u{E9}") == nil)
+        #expect(URLResolution.problem(in: "/a b")?.contains("space at offset 2") == true)
+        #expect(URLResolution.problem(in: "/a%2")?.contains("'%' at offset 2") == true)
+        #expect(URLResolution.problem(in: "/a|b")?.contains("'|' at offset 2") == true)
+        #expect(URLResolution.problem(in: "/a\u{7}")?.contains("control character 0x7") == true)
+        #expect(URLResolution.encodingNonASCII("/caf\u{E9}?q=\u{1F600}") == "/caf%C3%A9?q=%F0%9F%98%80")
+    }
+}
