@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "APICheckTemplates", targets: ["APICheckTemplates"]),
         .library(name: "APICheckInterceptor", targets: ["APICheckInterceptor"]),
         .library(name: "APICheckTesting", targets: ["APICheckTesting"]),
+        .library(name: "APICheckReport", targets: ["APICheckReport"]),
         .executable(name: "apicheck", targets: ["apicheck"]),
     ],
     dependencies: [
@@ -52,6 +53,8 @@ let package = Package(
             name: "APICheckTesting",
             dependencies: ["APICheckInterceptor", "APICheckStubFiles", "APICheckTemplates", "APICheckModel"]
         ),
+        // Findings, rules and every report format of `apicheck crawl`: pure values and string renderers.
+        .target(name: "APICheckReport", dependencies: ["APICheckModel", "APICheckJSON"]),
         .executableTarget(
             name: "apicheck",
             dependencies: [
@@ -73,6 +76,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "APICheckCLITests", dependencies: ["APICheckJSON"]),
+        .testTarget(name: "APICheckReportTests", dependencies: ["APICheckReport", "APICheckJSON", "APICheckXML"]),
         .testTarget(name: "APICheckTemplatesTests", dependencies: ["APICheckTemplates", "APICheckModel"]),
         .testTarget(
             name: "APICheckInterceptorTests",
