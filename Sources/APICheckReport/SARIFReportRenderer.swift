@@ -4,7 +4,8 @@ import Foundation
 /// SARIF 2.1.0 (`--format sarif`) for code-scanning dashboards: one run, every rule in
 /// `tool.driver.rules` with its description, help and default level, one result per finding.
 ///
-/// A result's location is the URL it concerns (`physicalLocation.artifactLocation.uri`), with
+/// A result's location is the URL it concerns (`physicalLocation.artifactLocation.uri`,
+/// percent-encoded where the URL is not a valid URI reference, e.g. an unexpanded template), with
 /// logical locations for the path of rels and the source pointer, and the referrer as a related
 /// location. `partialFingerprints["apicheck/v1"]` is ``Finding/fingerprint``, so dashboards
 /// track a finding across runs the way baselines do. Infrastructure errors are tool execution
@@ -145,7 +146,11 @@ public struct SARIFReportRenderer: ReportRenderer {
     }
 
     private func physicalLocationMembers(_ uri: String) -> [JSONMember] {
-        [JSONMember("physicalLocation", .object([JSONMember("artifactLocation", .object([JSONMember("uri", .string(uri))]))]))]
+        [
+            JSONMember(
+                "physicalLocation",
+                .object([JSONMember("artifactLocation", .object([JSONMember("uri", .string(Escaping.uriReference(uri)))]))]))
+        ]
     }
 
     private func physicalLocation(_ uri: String) -> JSONValue {
