@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "APICheckResponder", targets: ["APICheckResponder"]),
         .library(name: "APICheckInterceptor", targets: ["APICheckInterceptor"]),
         .library(name: "APICheckTesting", targets: ["APICheckTesting"]),
+        .library(name: "APICheckReport", targets: ["APICheckReport"]),
         .executable(name: "apicheck", targets: ["apicheck"]),
     ],
     dependencies: [
@@ -59,11 +60,16 @@ let package = Package(
             name: "APICheckTesting",
             dependencies: ["APICheckInterceptor", "APICheckStubFiles", "APICheckTemplates", "APICheckModel"]
         ),
+        // Findings, rules and every report format of `apicheck crawl`: pure values and string renderers.
+        .target(name: "APICheckReport", dependencies: ["APICheckModel", "APICheckJSON"]),
         // Hypermedia contract checking: link extraction, URI templates, media types, rules, the crawl
         // engine and the in-memory stub-set fetcher. No sockets.
         .target(
             name: "APICheckCrawler",
-            dependencies: ["APICheckModel", "APICheckJSON", "APICheckXML", "APICheckResponder", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "APICheckModel", "APICheckJSON", "APICheckXML", "APICheckResponder", "APICheckReport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The live fetcher: AsyncHTTPClient, kept apart so the engine and its tests need no HTTP stack.
         .target(
@@ -97,6 +103,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "APICheckCLITests", dependencies: ["APICheckJSON"]),
+        .testTarget(name: "APICheckReportTests", dependencies: ["APICheckReport", "APICheckJSON", "APICheckXML"]),
         .testTarget(
             name: "APICheckCrawlerTests",
             dependencies: ["APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles"]

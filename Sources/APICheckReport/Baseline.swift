@@ -1,0 +1,175 @@
+import APICheckJSON
+
+/// Known findings that should not fail CI: `--write-baseline FILE` records a report's findings,
+/// `--baseline FILE` suppresses them in later runs, so only new findings fail.
+///
+/// ```swift
+/// // apicheck crawl … --write-baseline apicheck-baseline.json
+/// let text = Baseline(findings: report.findings).jsonString
+/// // apicheck crawl … --baseline apicheck-baseline.json
+/// let baseline = try Baseline(decoding: bytes, path: "apicheck-baseline.json")
+/// report = baseline.apply(to: report)   // report.baseline?.stale lists entries to prune
+/// ```
+///
+/// Entries match findings by ``Finding/fingerprint`` alone (rule, method, normalised URL, rel,
+/// source pointer): changing a rule's severity or a message's wording keeps them matched. Write
+/// a baseline from a report before applying another baseline to it, or the suppressed findings
+/// are lost from the new file.
+public struct Baseline: Sendable, Hashable {
+    /// The baseline file format version.
+    public static let currentSchemaVersion = 1
+
+    /// One known finding: its fingerprint, and what it was for people reading the file.
+    public struct Entry: Sendable, Hashable {
+        public var fingerprint: String
+        public var rule: RuleID
+        public var method: String
+        public var url: String
+        public var rel: String?
+        public var sourcePointer: String?
+
+        public init(fingerprint: String, rule: RuleID, method: String, url: String, rel: String? = nil, sourcePointer: String? = nil) {
+            self.fingerprint = fingerprint
+            self.rule = rule
+            self.method = method
+            self.url = url
+            self.rel = rel
+            self.sourcePointer = sourcePointer
+        }
+
+        /// The entry that suppresses `finding`.
+        public init(_ finding: Finding) {
+            self.init(
+                fingerprint: finding.fingerprint, rule: finding.rule, method: finding.method, url: finding.url, rel: finding.rel,
+                sourcePointer: finding.sourcePointer)
+        }
+
+        package static func precedes(_ lhs: Entry, _ rhs: Entry) -> Bool {
+            if lhs.rule != rhs.rule { return lhs.rule < rhs.rule }
+            if lhs.url != rhs.url { return lhs.url < rhs.url }
+            if lhs.method != rhs.method { return lhs.method < rhs.method }
+            if lhs.fingerprint != rhs.fingerprint { return lhs.fingerprint < rhs.fingerprint }
+            if lhs.rel != rhs.rel { return ascending(lhs.rel, rhs.rel) }
+            return ascending(lhs.sourcePointer, rhs.sourcePointer)
+        }
+    }
+
+    /// One entry per fingerprint, sorted by rule, URL, method.
+    public let entries: [Entry]
+
+    public init(entries: [Entry]) {
+        var seen: Set<String> = []
+        var unique: [Entry] = []
+        for entry in entries.sorted(by: Entry.precedes) where seen.insert(entry.fingerprint).inserted {
+            unique.append(entry)
+        }
+        self.entries = unique
+    }
+
+    /// A baseline that suppresses exactly `findings`.
+    public init(findings: [Finding]) {
+        self.init(entries: findings.map(Entry.init))
+    }
+
+    /// `report` without the findings this baseline knows. ``CrawlReport/baseline`` records how
+    /// many were suppressed and which entries matched nothing (stale: the problem was fixed, or
+    /// the finding's URL or pointer changed), so they can be pruned.
+    public func apply(to report: CrawlReport) -> CrawlReport {
+        let known = Set(entries.map(\.fingerprint))
+        var matched: Set<String> = []
+        var kept: [Finding] = []
+        var suppressed = 0
+        for finding in report.findings {
+            let fingerprint = finding.fingerprint
+            if known.contains(fingerprint) {
+                matched.insert(fingerprint)
+                suppressed += 1
+            } else {
+                kept.append(finding)
+            }
+        }
+        var result = report
+        result.setFindings(kept)
+        result.baseline = BaselineSummary(
+            suppressed: (report.baseline?.suppressed ?? 0) + suppressed,
+            stale: entries.filter { !matched.contains($0.fingerprint) })
+        return result
+    }
+
+    /// The baseline file: pretty JSON with a trailing newline, entries sorted, so it diffs well
+    /// under version control.
+    public var jsonString: String {
+        JSONWriter(style: .pretty).string(jsonValue) + "\n"
+    }
+
+    /// The baseline as a JSON value.
+    public var jsonValue: JSONValue {
+        .object([
+            JSONMember("schemaVersion", .number(String(Self.currentSchemaVersion))),
+            JSONMember("description", "Known findings of apicheck crawl: findings with these fingerprints do not fail the crawl."),
+            JSONMember("entries", .array(entries.map(\.jsonValue))),
+        ])
+    }
+
+    /// Reads a baseline file; errors carry `path:line:column`.
+    public init(decoding bytes: [UInt8], path: String? = nil, maximumBytes: Int = 64 << 20) throws(ReportDecodingError) {
+        let reader = ReportJSONReader(path: path)
+        let root = try reader.object(try reader.parse(bytes, maximumBytes: maximumBytes), "the baseline")
+        let versionNode = try reader.member(root, "schemaVersion")
+        let version = try reader.countValue(versionNode, "schemaVersion")
+        guard version == Self.currentSchemaVersion else {
+            throw reader.error(
+                "unsupported baseline schemaVersion \(version); this apicheck reads version \(Self.currentSchemaVersion)",
+                at: versionNode.position)
+        }
+        var entries: [Entry] = []
+        for node in try reader.array(root, "entries") {
+            entries.append(try Entry(node, reader: reader))
+        }
+        self.init(entries: entries)
+    }
+}
+
+extension Baseline.Entry {
+    var jsonValue: JSONValue {
+        var members = [
+            JSONMember("fingerprint", .string(fingerprint)),
+            JSONMember("rule", .string(rule.rawValue)),
+            JSONMember("method", .string(method)),
+            JSONMember("url", .string(url)),
+        ]
+        if let rel { members.append(JSONMember("rel", .string(rel))) }
+        if let sourcePointer { members.append(JSONMember("sourcePointer", .string(sourcePointer))) }
+        return .object(members)
+    }
+
+    init(_ node: JSONNode, reader: ReportJSONReader) throws(ReportDecodingError) {
+        let object = try reader.object(node, "a baseline entry")
+        let fingerprintNode = try reader.member(object, "fingerprint")
+        let fingerprint = try reader.stringValue(fingerprintNode, "fingerprint")
+        guard fingerprint.utf8.count == 32, fingerprint.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
+            throw reader.error("a fingerprint is 32 lower-case hex digits", at: fingerprintNode.position)
+        }
+        self.init(
+            fingerprint: fingerprint,
+            rule: try reader.rule(object, "rule"),
+            method: try reader.string(object, "method"),
+            url: try reader.string(object, "url"),
+            rel: try reader.optionalString(object, "rel"),
+            sourcePointer: try reader.optionalString(object, "sourcePointer"))
+    }
+}
+
+/// What applying a baseline did to a report.
+public struct BaselineSummary: Sendable, Hashable {
+    /// Findings suppressed because the baseline knows them.
+    public var suppressed: Int
+    /// Baseline entries that matched no finding: candidates for removal. Only meaningful for a
+    /// whole crawl (apply the baseline after merging shards).
+    public var stale: [Baseline.Entry]
+
+    public init(suppressed: Int, stale: [Baseline.Entry]) {
+        self.suppressed = suppressed
+        self.stale = stale.sorted(by: Baseline.Entry.precedes)
+    }
+}

@@ -1,0 +1,262 @@
+import APICheckJSON
+
+/// The JSON report (`--format json`), described by schemas/report.schema.json and
+/// docs/reports.md. Members are written in a fixed order and optional members are omitted when
+/// absent, so two runs that found the same things write the same bytes (apart from times).
+extension CrawlReport {
+    /// The report as a JSON value.
+    public var jsonValue: JSONValue {
+        var members: [JSONMember] = [
+            JSONMember("schemaVersion", .number(String(schemaVersion))),
+            JSONMember("tool", tool.jsonValue),
+            JSONMember("root", .string(root)),
+            JSONMember("startTime", .string(ReportTime.iso8601(startTime))),
+            JSONMember("durationSeconds", .number(ReportTime.secondsText(duration))),
+        ]
+        if let shard { members.append(JSONMember("shard", .string(shard.description))) }
+        members.append(JSONMember("exitCode", .number(String(exitCode.rawValue))))
+        members.append(JSONMember("configuration", configuration.jsonValue))
+        members.append(JSONMember("counts", counts.jsonValue))
+        members.append(JSONMember("errors", .array(errors.map(\.jsonValue))))
+        members.append(JSONMember("findings", .array(findings.map(\.jsonValue))))
+        members.append(JSONMember("checks", .array(checks.map(\.jsonValue))))
+        if let baseline {
+            members.append(
+                JSONMember(
+                    "baseline",
+                    .object([
+                        JSONMember("suppressed", .number(String(baseline.suppressed))),
+                        JSONMember("stale", .array(baseline.stale.map(\.jsonValue))),
+                    ])))
+        }
+        return .object(members)
+    }
+
+    /// Reads a JSON report (for `apicheck report merge` and tools); errors carry `path:line:column`.
+    ///
+    /// Derived members (`exitCode`, `counts` other than `resourcesFetched` and `requests`, and
+    /// finding fingerprints) are recomputed, not trusted. Unknown members are ignored.
+    public init(decoding bytes: [UInt8], path: String? = nil, maximumBytes: Int = 256 << 20) throws(ReportDecodingError) {
+        let reader = ReportJSONReader(path: path)
+        let root = try reader.object(try reader.parse(bytes, maximumBytes: maximumBytes), "the report")
+
+        let versionNode = try reader.member(root, "schemaVersion")
+        let version = try reader.countValue(versionNode, "schemaVersion")
+        guard version == Self.currentSchemaVersion else {
+            throw reader.error(
+                "unsupported report schemaVersion \(version); this apicheck reads version \(Self.currentSchemaVersion)",
+                at: versionNode.position)
+        }
+
+        let toolNode = try reader.object(try reader.member(root, "tool"), "\"tool\"")
+        let tool = ToolInfo(
+            name: try reader.string(toolNode, "name"), version: try reader.string(toolNode, "version"),
+            informationURI: try reader.optionalString(toolNode, "informationUri"))
+
+        let startNode = try reader.member(root, "startTime")
+        guard let startTime = ReportTime.parseISO8601(try reader.stringValue(startNode, "startTime")) else {
+            throw reader.error("expected an ISO 8601 time such as 2025-03-01T12:00:00.000Z for \"startTime\"", at: startNode.position)
+        }
+
+        var shard: Shard?
+        if let shardNode = root["shard"], !shardNode.isNull {
+            guard let parsed = Shard(parsing: try reader.stringValue(shardNode, "shard")) else {
+                throw reader.error("expected \"shard\" as i/n with 1 <= i <= n", at: shardNode.position)
+            }
+            shard = parsed
+        }
+
+        let countsNode = try reader.object(try reader.member(root, "counts"), "\"counts\"")
+        let statistics = CrawlStatistics(
+            resourcesFetched: try reader.count(countsNode, "resourcesFetched"), requests: try reader.count(countsNode, "requests"))
+
+        var errors: [CrawlProblem] = []
+        for node in try reader.optionalArray(root, "errors") {
+            let object = try reader.object(node, "an error")
+            errors.append(CrawlProblem(message: try reader.string(object, "message"), url: try reader.optionalString(object, "url")))
+        }
+        var findings: [Finding] = []
+        for node in try reader.array(root, "findings") {
+            findings.append(try Finding(node, reader: reader))
+        }
+        var checks: [CheckedLink] = []
+        for node in try reader.array(root, "checks") {
+            checks.append(try CheckedLink(node, reader: reader))
+        }
+        var baseline: BaselineSummary?
+        if let baselineNode = root["baseline"], !baselineNode.isNull {
+            let object = try reader.object(baselineNode, "\"baseline\"")
+            var stale: [Baseline.Entry] = []
+            for node in try reader.optionalArray(object, "stale") {
+                stale.append(try Baseline.Entry(node, reader: reader))
+            }
+            baseline = BaselineSummary(suppressed: try reader.count(object, "suppressed"), stale: stale)
+        }
+
+        self.init(
+            schemaVersion: version, tool: tool, root: try reader.string(root, "root"), startTime: startTime,
+            duration: try reader.duration(try reader.member(root, "durationSeconds"), "durationSeconds"), shard: shard,
+            configuration: try RuleConfiguration(try reader.member(root, "configuration"), reader: reader),
+            statistics: statistics, checks: checks, findings: findings, errors: errors, baseline: baseline)
+    }
+}
+
+/// Renders ``CrawlReport`` as the JSON report: two-space indentation, a trailing newline.
+public struct JSONReportRenderer: ReportRenderer {
+    public init() {}
+
+    public func render(_ report: CrawlReport) -> String {
+        JSONWriter(style: .pretty).string(report.jsonValue) + "\n"
+    }
+}
+
+extension JSONNode {
+    fileprivate var isNull: Bool {
+        if case .null = kind { return true }
+        return false
+    }
+}
+
+extension ToolInfo {
+    fileprivate var jsonValue: JSONValue {
+        var members = [JSONMember("name", .string(name)), JSONMember("version", .string(version))]
+        if let informationURI { members.append(JSONMember("informationUri", .string(informationURI))) }
+        return .object(members)
+    }
+}
+
+extension RuleConfiguration {
+    fileprivate var jsonValue: JSONValue {
+        .object([
+            JSONMember("strict", .bool(strict)),
+            JSONMember("rules", .object(RuleID.allCases.sorted().map { JSONMember($0.rawValue, .string(level(for: $0).rawValue)) })),
+        ])
+    }
+
+    fileprivate init(_ node: JSONNode, reader: ReportJSONReader) throws(ReportDecodingError) {
+        let object = try reader.object(node, "\"configuration\"")
+        self.init(strict: try reader.bool(object, "strict"))
+        guard let rules = object["rules"] else { return }
+        guard let members = rules.members else {
+            throw reader.error("expected \"rules\" to be an object of rule id to level, found \(rules.typeName)", at: rules.position)
+        }
+        for member in members {
+            guard let rule = RuleID(rawValue: member.key) else {
+                let valid = RuleID.allCases.map(\.rawValue).joined(separator: ", ")
+                throw reader.error("unknown rule \"\(member.key)\"; valid rules: \(valid)", at: member.keyPosition)
+            }
+            guard let level = RuleLevel(rawValue: try reader.stringValue(member.value, member.key)) else {
+                throw reader.error("expected error, warning or off for \"\(member.key)\"", at: member.value.position)
+            }
+            if level != RuleLevel(rule.defaultSeverity) { overrides[rule] = level }
+        }
+    }
+}
+
+extension ReportCounts {
+    fileprivate var jsonValue: JSONValue {
+        func number(_ value: Int) -> JSONValue { .number(String(value)) }
+        return .object([
+            JSONMember("resourcesFetched", number(resourcesFetched)),
+            JSONMember("requests", number(requests)),
+            JSONMember("linksFound", number(linksFound)),
+            JSONMember("linksChecked", number(linksChecked)),
+            JSONMember("linksNotChecked", number(linksNotChecked)),
+            JSONMember("linksSkipped", number(linksSkipped)),
+            JSONMember("errors", number(errors)),
+            JSONMember("warnings", number(warnings)),
+            JSONMember("suppressed", number(suppressed)),
+            JSONMember("infrastructureErrors", number(infrastructureErrors)),
+        ])
+    }
+}
+
+extension CrawlProblem {
+    fileprivate var jsonValue: JSONValue {
+        var members = [JSONMember("message", .string(message))]
+        if let url { members.append(JSONMember("url", .string(url))) }
+        return .object(members)
+    }
+}
+
+extension Finding {
+    fileprivate var jsonValue: JSONValue {
+        var members = [
+            JSONMember("rule", .string(rule.rawValue)),
+            JSONMember("severity", .string(severity.rawValue)),
+            JSONMember("method", .string(method)),
+            JSONMember("url", .string(url)),
+        ]
+        func optional(_ key: String, _ value: String?) {
+            if let value { members.append(JSONMember(key, .string(value))) }
+        }
+        optional("rel", rel)
+        members.append(JSONMember("relPath", .array(relPath.map(JSONValue.string))))
+        optional("referrer", referrer)
+        optional("sourcePointer", sourcePointer)
+        optional("format", format)
+        optional("declaredType", declaredType)
+        optional("servedType", servedType)
+        optional("expected", expected)
+        optional("actual", actual)
+        members.append(JSONMember("message", .string(message)))
+        members.append(JSONMember("fingerprint", .string(fingerprint)))
+        return .object(members)
+    }
+
+    fileprivate init(_ node: JSONNode, reader: ReportJSONReader) throws(ReportDecodingError) {
+        let object = try reader.object(node, "a finding")
+        let severityNode = try reader.member(object, "severity")
+        guard let severity = Severity(rawValue: try reader.stringValue(severityNode, "severity")) else {
+            throw reader.error("expected error or warning for \"severity\"", at: severityNode.position)
+        }
+        self.init(
+            rule: try reader.rule(object, "rule"), severity: severity, method: try reader.string(object, "method"),
+            url: try reader.string(object, "url"), rel: try reader.optionalString(object, "rel"),
+            declaredType: try reader.optionalString(object, "declaredType"),
+            servedType: try reader.optionalString(object, "servedType"),
+            sourcePointer: try reader.optionalString(object, "sourcePointer"),
+            format: try reader.optionalString(object, "format"), relPath: try reader.strings(object, "relPath"),
+            referrer: try reader.optionalString(object, "referrer"), expected: try reader.optionalString(object, "expected"),
+            actual: try reader.optionalString(object, "actual"), message: try reader.string(object, "message"))
+    }
+}
+
+extension CheckedLink {
+    fileprivate var jsonValue: JSONValue {
+        var members = [JSONMember("method", .string(method)), JSONMember("url", .string(url))]
+        if let rel { members.append(JSONMember("rel", .string(rel))) }
+        members.append(JSONMember("relPath", .array(relPath.map(JSONValue.string))))
+        if let referrer { members.append(JSONMember("referrer", .string(referrer))) }
+        if let sourcePointer { members.append(JSONMember("sourcePointer", .string(sourcePointer))) }
+        members.append(JSONMember("outcome", .string(outcome.name)))
+        if let reason = outcome.reason { members.append(JSONMember("reason", .string(reason))) }
+        if let statusCode { members.append(JSONMember("statusCode", .number(String(statusCode)))) }
+        if let duration { members.append(JSONMember("durationSeconds", .number(ReportTime.secondsText(duration)))) }
+        return .object(members)
+    }
+
+    fileprivate init(_ node: JSONNode, reader: ReportJSONReader) throws(ReportDecodingError) {
+        let object = try reader.object(node, "a check")
+        let outcomeNode = try reader.member(object, "outcome")
+        let outcome: Outcome
+        switch try reader.stringValue(outcomeNode, "outcome") {
+        case "passed": outcome = .passed
+        case "failed": outcome = .failed
+        case "notChecked": outcome = .notChecked(reason: try reader.optionalString(object, "reason") ?? "")
+        case "skipped": outcome = .skipped(reason: try reader.optionalString(object, "reason") ?? "")
+        default: throw reader.error("expected passed, failed, notChecked or skipped for \"outcome\"", at: outcomeNode.position)
+        }
+        var statusCode: Int?
+        if let statusNode = object["statusCode"], !statusNode.isNull {
+            let value = try reader.countValue(statusNode, "statusCode")
+            guard value <= 999 else { throw reader.error("expected an HTTP status code for \"statusCode\"", at: statusNode.position) }
+            statusCode = value
+        }
+        self.init(
+            method: try reader.string(object, "method"), url: try reader.string(object, "url"),
+            rel: try reader.optionalString(object, "rel"), relPath: try reader.strings(object, "relPath"),
+            referrer: try reader.optionalString(object, "referrer"), sourcePointer: try reader.optionalString(object, "sourcePointer"),
+            outcome: outcome, statusCode: statusCode, duration: try reader.optionalDuration(object, "durationSeconds"))
+    }
+}

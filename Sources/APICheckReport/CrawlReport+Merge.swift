@@ -1,0 +1,94 @@
+import Foundation
+
+extension CrawlReport {
+    /// Combines the reports of the shards of one crawl (`apicheck report merge`).
+    ///
+    /// Identical findings, checks and errors are kept once; crawler statistics and suppressed
+    /// counts are summed; the merged crawl starts with the earliest shard and ends with the
+    /// latest; stale baseline entries are those stale in every shard that applied a baseline.
+    /// The result has no shard. The reports must share schema version, tool, root and rule
+    /// configuration; the first report's tool version is kept.
+    public static func merging(_ reports: [CrawlReport]) throws(ReportMergeError) -> CrawlReport {
+        guard let first = reports.first else { throw .noReports }
+        for report in reports.dropFirst() {
+            if report.schemaVersion != first.schemaVersion {
+                throw .mismatch("schemaVersion", String(first.schemaVersion), String(report.schemaVersion))
+            }
+            if report.tool.name != first.tool.name {
+                throw .mismatch("tool", first.tool.name, report.tool.name)
+            }
+            if URLParts(report.root).normalized != URLParts(first.root).normalized {
+                throw .mismatch("root", first.root, report.root)
+            }
+            if report.configuration != first.configuration {
+                throw .mismatch("rule configuration", first.configuration.summary, report.configuration.summary)
+            }
+        }
+
+        let start = reports.map { ReportTime.milliseconds($0.startTime) }.min() ?? 0
+        let end = reports.map { ReportTime.milliseconds($0.startTime) + ReportTime.milliseconds($0.duration) }.max() ?? start
+        var statistics = CrawlStatistics()
+        for report in reports {
+            statistics.resourcesFetched += report.statistics.resourcesFetched
+            statistics.requests += report.statistics.requests
+        }
+
+        var baseline: BaselineSummary?
+        let summaries = reports.compactMap(\.baseline)
+        if let firstSummary = summaries.first {
+            var stale = Set(firstSummary.stale.map(\.fingerprint))
+            for summary in summaries.dropFirst() {
+                stale.formIntersection(summary.stale.map(\.fingerprint))
+            }
+            var entries: [Baseline.Entry] = []
+            var seen: Set<String> = []
+            for summary in summaries {
+                for entry in summary.stale where stale.contains(entry.fingerprint) && seen.insert(entry.fingerprint).inserted {
+                    entries.append(entry)
+                }
+            }
+            baseline = BaselineSummary(suppressed: summaries.reduce(0) { $0 + $1.suppressed }, stale: entries)
+        }
+
+        return CrawlReport(
+            schemaVersion: first.schemaVersion, tool: first.tool, root: first.root,
+            startTime: Date(timeIntervalSince1970: Double(start) / 1000), duration: .milliseconds(max(0, end - start)),
+            shard: nil, configuration: first.configuration, statistics: statistics,
+            checks: reports.flatMap(\.checks), findings: reports.flatMap(\.findings), errors: reports.flatMap(\.errors),
+            baseline: baseline)
+    }
+}
+
+extension RuleConfiguration {
+    /// `strict=false, link-resolves=error, …`, for messages.
+    fileprivate var summary: String {
+        (["strict=\(strict)"] + RuleID.allCases.sorted().map { "\($0)=\(level(for: $0))" }).joined(separator: ", ")
+    }
+}
+
+/// Why shard reports could not be merged.
+public struct ReportMergeError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: Sendable, Hashable {
+        case noReports
+        case mismatch(what: String, first: String, other: String)
+    }
+
+    private let code: Code
+
+    /// Nothing to merge.
+    public static let noReports = ReportMergeError(code: .noReports)
+
+    /// Two reports disagree about something that must be the same for all shards of one crawl.
+    public static func mismatch(_ what: String, _ first: String, _ other: String) -> ReportMergeError {
+        ReportMergeError(code: .mismatch(what: what, first: first, other: other))
+    }
+
+    public var description: String {
+        switch code {
+        case .noReports:
+            "no reports to merge"
+        case .mismatch(let what, let first, let other):
+            "the reports are not shards of one crawl: their \(what) differs ('\(first)' and '\(other)')"
+        }
+    }
+}

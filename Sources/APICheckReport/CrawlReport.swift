@@ -1,0 +1,275 @@
+import APICheckModel
+import Foundation
+
+/// Everything one `apicheck crawl` (or one shard of it) found, in a fixed order: the value every
+/// renderer reads, the JSON report holds and `apicheck report merge` combines.
+///
+/// ```swift
+/// let report = CrawlReport(
+///     tool: ToolInfo(name: "apicheck", version: "0.4.0"),
+///     root: "https://api.example.com/", startTime: started, duration: .seconds(3),
+///     configuration: rules, statistics: CrawlStatistics(resourcesFetched: 41, requests: 44),
+///     checks: checks, findings: findings)
+/// print(TextReportRenderer(useColor: true).render(report))
+/// exit(report.exitCode.rawValue)
+/// ```
+///
+/// Findings, checks and errors are de-duplicated and sorted on construction (findings by URL,
+/// method, rule, source pointer; checks by URL, method, rel, source pointer), so the result does
+/// not depend on the order concurrent work finished in. Times are kept to the millisecond.
+public struct CrawlReport: Sendable, Hashable {
+    /// The version of the JSON report format this library writes.
+    public static let currentSchemaVersion = 1
+
+    /// The JSON report format version (see docs/reports.md); ``currentSchemaVersion`` for new reports.
+    public var schemaVersion: Int
+    public var tool: ToolInfo
+    /// The URL the crawl started from (redacted).
+    public var root: String
+    /// When the crawl started.
+    public var startTime: Date {
+        didSet { startTime = ReportTime.rounded(startTime) }
+    }
+    /// How long it took.
+    public var duration: Duration {
+        didSet { duration = ReportTime.rounded(duration) }
+    }
+    /// Which part of a sharded crawl this is; `nil` for a whole crawl or a merged report.
+    public var shard: Shard?
+    /// The rule levels and strictness the crawl ran with; decides ``exitCode``.
+    public var configuration: RuleConfiguration
+    /// Counts only the crawler knows; the others are derived (see ``counts``).
+    public var statistics: CrawlStatistics
+    /// One per link considered, sorted.
+    public private(set) var checks: [CheckedLink]
+    /// Contract violations, sorted; findings suppressed by a baseline are not here.
+    public private(set) var findings: [Finding]
+    /// Infrastructure problems (root unreachable, crawl aborted); any of them means exit code 2.
+    public private(set) var errors: [CrawlProblem]
+    /// What a baseline suppressed, when one was applied.
+    public var baseline: BaselineSummary?
+
+    public init(
+        tool: ToolInfo,
+        root: String,
+        startTime: Date,
+        duration: Duration,
+        shard: Shard? = nil,
+        configuration: RuleConfiguration = RuleConfiguration(),
+        statistics: CrawlStatistics = CrawlStatistics(),
+        checks: [CheckedLink] = [],
+        findings: [Finding] = [],
+        errors: [CrawlProblem] = [],
+        baseline: BaselineSummary? = nil
+    ) {
+        self.init(
+            schemaVersion: Self.currentSchemaVersion, tool: tool, root: root, startTime: startTime, duration: duration,
+            shard: shard, configuration: configuration, statistics: statistics, checks: checks, findings: findings,
+            errors: errors, baseline: baseline)
+    }
+
+    package init(
+        schemaVersion: Int,
+        tool: ToolInfo,
+        root: String,
+        startTime: Date,
+        duration: Duration,
+        shard: Shard?,
+        configuration: RuleConfiguration,
+        statistics: CrawlStatistics,
+        checks: [CheckedLink],
+        findings: [Finding],
+        errors: [CrawlProblem],
+        baseline: BaselineSummary?
+    ) {
+        self.schemaVersion = schemaVersion
+        self.tool = tool
+        self.root = root
+        self.startTime = ReportTime.rounded(startTime)
+        self.duration = ReportTime.rounded(duration)
+        self.shard = shard
+        self.configuration = configuration
+        self.statistics = statistics
+        self.checks = Self.normalized(checks)
+        self.findings = Self.normalized(findings)
+        self.errors = Self.normalized(errors)
+        self.baseline = baseline
+    }
+
+    /// Replaces the findings (sorted and de-duplicated like the initialiser does).
+    public mutating func setFindings(_ findings: [Finding]) {
+        self.findings = Self.normalized(findings)
+    }
+
+    /// Replaces the checks (sorted and de-duplicated).
+    public mutating func setChecks(_ checks: [CheckedLink]) {
+        self.checks = Self.normalized(checks)
+    }
+
+    /// Replaces the infrastructure errors (sorted and de-duplicated).
+    public mutating func setErrors(_ errors: [CrawlProblem]) {
+        self.errors = Self.normalized(errors)
+    }
+
+    /// What the process should exit with (FORMATS §7): 2 when an infrastructure error occurred,
+    /// else 1 when a finding fails (an error, or a warning under `--strict`), else 0.
+    public var exitCode: CrawlExitCode {
+        if !errors.isEmpty { return .infrastructureError }
+        if findings.contains(where: { configuration.fails($0.severity) }) { return .contractViolations }
+        return .success
+    }
+
+    /// All the numbers of the summary line.
+    public var counts: ReportCounts {
+        var counts = ReportCounts()
+        counts.resourcesFetched = statistics.resourcesFetched
+        counts.requests = statistics.requests
+        counts.linksFound = checks.count
+        for check in checks {
+            switch check.outcome {
+            case .passed, .failed: counts.linksChecked += 1
+            case .notChecked: counts.linksNotChecked += 1
+            case .skipped: counts.linksSkipped += 1
+            }
+        }
+        for finding in findings {
+            switch finding.severity {
+            case .error: counts.errors += 1
+            case .warning: counts.warnings += 1
+            }
+        }
+        counts.suppressed = baseline?.suppressed ?? 0
+        counts.infrastructureErrors = errors.count
+        return counts
+    }
+
+    /// The findings that concern `check` (see ``CheckedLink``).
+    package func findings(for check: CheckedLink) -> [Finding] {
+        findings.filter { $0.concerns(check) }
+    }
+
+    private static func normalized(_ findings: [Finding]) -> [Finding] {
+        Array(Set(findings)).sorted(by: Finding.precedes)
+    }
+
+    private static func normalized(_ checks: [CheckedLink]) -> [CheckedLink] {
+        let rounded = checks.map { check in
+            var check = check
+            check.duration = check.duration.map(ReportTime.rounded)
+            return check
+        }
+        return Array(Set(rounded)).sorted(by: CheckedLink.precedes)
+    }
+
+    private static func normalized(_ errors: [CrawlProblem]) -> [CrawlProblem] {
+        Array(Set(errors)).sorted { $0.message != $1.message ? $0.message < $1.message : ascending($0.url, $1.url) }
+    }
+}
+
+/// The tool that wrote a report.
+public struct ToolInfo: Sendable, Hashable {
+    /// `apicheck`.
+    public var name: String
+    public var version: String
+    /// Where to read about the tool (SARIF `informationUri`).
+    public var informationURI: String?
+
+    public init(name: String = "apicheck", version: String, informationURI: String? = nil) {
+        self.name = name
+        self.version = version
+        self.informationURI = informationURI
+    }
+}
+
+/// One part of a crawl split with `--shard i/n` (1-based: `1/3`, `2/3`, `3/3`).
+public struct Shard: Sendable, Hashable, CustomStringConvertible {
+    /// 1-based.
+    public var index: Int
+    public var count: Int
+
+    /// A shard; `nil` unless `1 <= index <= count`.
+    public init?(index: Int, count: Int) {
+        guard count >= 1, index >= 1, index <= count else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses `i/n`, e.g. `2/5`; `nil` when malformed or out of range. Counts above 10,000 are
+    /// refused: no CI matrix is that wide, and it keeps hostile input small.
+    public init?(parsing text: String) {
+        let parts = text.trimmedASCIIWhitespace.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+            parts.allSatisfy({ $0.count <= 5 }), let index = Int(parts[0]), let count = Int(parts[1]), count <= 10_000
+        else { return nil }
+        self.init(index: index, count: count)
+    }
+
+    /// `i/n`.
+    public var description: String { "\(index)/\(count)" }
+
+    /// Whether this shard owns `url`: the SHA-256 of the normalised URL (the same normalisation as
+    /// fingerprints) modulo the shard count, so every machine splits a crawl the same way.
+    public func contains(url: String) -> Bool {
+        let digest = SHA256.digest(Array(URLParts(url).normalized.utf8))
+        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Int(value % UInt64(count)) == index - 1
+    }
+}
+
+/// Counts only the crawler knows.
+public struct CrawlStatistics: Sendable, Hashable {
+    /// Distinct resources fetched.
+    public var resourcesFetched: Int
+    /// HTTP requests sent (including redirects, OPTIONS probes and retries).
+    public var requests: Int
+
+    public init(resourcesFetched: Int = 0, requests: Int = 0) {
+        self.resourcesFetched = resourcesFetched
+        self.requests = requests
+    }
+}
+
+/// The numbers of a report's summary.
+public struct ReportCounts: Sendable, Hashable {
+    public var resourcesFetched = 0
+    public var requests = 0
+    /// Every link considered (= checked + not checked + skipped).
+    public var linksFound = 0
+    /// Links requested (passed or failed).
+    public var linksChecked = 0
+    public var linksNotChecked = 0
+    public var linksSkipped = 0
+    /// Findings with severity error.
+    public var errors = 0
+    /// Findings with severity warning.
+    public var warnings = 0
+    /// Findings a baseline suppressed.
+    public var suppressed = 0
+    /// Infrastructure problems.
+    public var infrastructureErrors = 0
+
+    public init() {}
+}
+
+/// An infrastructure problem: not a contract violation but a reason the crawl could not do its
+/// job (root unreachable, time limit reached, stub folder unreadable). Exit code 2.
+public struct CrawlProblem: Sendable, Hashable {
+    public var message: String
+    /// The URL concerned, if one is.
+    public var url: String?
+
+    public init(message: String, url: String? = nil) {
+        self.message = message
+        self.url = url
+    }
+}
+
+/// What a process running a crawl should exit with (FORMATS §7).
+public enum CrawlExitCode: Int32, Sendable, Hashable {
+    /// No failing findings.
+    case success = 0
+    /// Contract violations: an error finding, or a warning under `--strict`.
+    case contractViolations = 1
+    /// Usage, configuration or infrastructure error.
+    case infrastructureError = 2
+}

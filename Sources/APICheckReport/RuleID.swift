@@ -1,0 +1,125 @@
+/// The contract rules of `apicheck crawl` (FORMATS §6). The raw values are stable ids: they
+/// appear in every report, in baselines and in `--rule id=level`, and never change meaning.
+///
+/// ```swift
+/// let rule = RuleID(rawValue: "link-resolves")   // .linkResolves
+/// rule?.defaultSeverity                          // .error
+/// ```
+public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    case linkResolves = "link-resolves"
+    case methodValid = "method-valid"
+    case typeMatches = "type-matches"
+    case typeSyntax = "type-syntax"
+    case contentTypePresent = "content-type-present"
+    case selfConsistent = "self-consistent"
+    case duplicateRel = "duplicate-rel"
+    case formatShape = "format-shape"
+    case templateValid = "template-valid"
+
+    /// Ordered by id, so sorted output reads alphabetically.
+    public static func < (lhs: RuleID, rhs: RuleID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The stable id, e.g. `link-resolves`.
+    public var description: String { rawValue }
+
+    /// The severity a finding of this rule has unless `--rule` says otherwise.
+    public var defaultSeverity: Severity {
+        switch self {
+        case .linkResolves, .methodValid, .typeMatches, .contentTypePresent, .templateValid: .error
+        case .typeSyntax, .selfConsistent, .duplicateRel, .formatShape: .warning
+        }
+    }
+
+    /// One line: what the rule checks (SARIF `shortDescription`, table headings).
+    public var summary: String {
+        switch self {
+        case .linkResolves: "A GET link answers 2xx."
+        case .methodValid: "A link's method is a valid HTTP method that the target accepts."
+        case .typeMatches: "The response's Content-Type matches the link's declared type, and the body agrees with it."
+        case .typeSyntax: "Declared and served media types are valid, registered media types."
+        case .contentTypePresent: "A successful response with a body has a Content-Type."
+        case .selfConsistent: "A self link points back to the resource it was found on."
+        case .duplicateRel: "A rel does not appear twice with different targets or attributes."
+        case .formatShape: "The representation follows the hypermedia format it claims."
+        case .templateValid: "A templated href is a valid RFC 6570 URI template."
+        }
+    }
+
+    /// A paragraph: what is checked, why it matters and how to fix it (SARIF `fullDescription`
+    /// and `help`, docs/reports.md).
+    public var explanation: String {
+        switch self {
+        case .linkResolves:
+            "Every GET link the API advertises must lead somewhere: the crawler follows it (redirects "
+                + "followed, bounded) and expects a 2xx status. A 4xx or 5xx answer, a network failure or a "
+                + "timeout is a broken link that clients will hit. The finding carries the path of rels from "
+                + "the root so the link can be found in the representation that advertised it. Fix the "
+                + "target, or stop advertising the link."
+        case .methodValid:
+            "A link's method must be an HTTP method token (RFC 9110, plus PATCH) or an allowed vendor "
+                + "token. Unsafe methods are not sent to a live API unless --unsafe is given: the crawler "
+                + "asks OPTIONS and reads Allow where the server supports it and otherwise reports the link "
+                + "as unverified; against stubs, a stub must exist for that method and URL. With --unsafe the "
+                + "request is sent (its body built from the link's parameters) and its status and type are "
+                + "checked."
+        case .typeMatches:
+            "When a link declares a media type, the response must be served with it: type and subtype "
+                + "compare case-insensitively and parameters are ignored except profile. The body must agree "
+                + "with its type as well: +json parses as JSON, +xml is well-formed, images start with the "
+                + "magic bytes of their format. Clients choose parsers by type, so a mismatch breaks them."
+        case .typeSyntax:
+            "Declared and served media types must be syntactically valid type/subtype pairs with a "
+                + "registered top-level type, and should use the registered name. vnd.example+json has no "
+                + "top-level type (write application/vnd.example+json); image/jpg is not registered (write "
+                + "image/jpeg). Lenient clients cope, strict ones reject the response."
+        case .contentTypePresent:
+            "A 2xx response that has a body must say what the body is. Without Content-Type, clients "
+                + "guess (content sniffing), which is unreliable and a security risk. Add the header on the "
+                + "server."
+        case .selfConsistent:
+            "A self link must point back to the resource that contains it, after normalisation (scheme "
+                + "and host case, default port, trailing fragment). A self link naming another resource "
+                + "usually means a copied representation or a wrong base URL, and clients that follow self "
+                + "to refresh will load the wrong thing."
+        case .duplicateRel:
+            "One representation must not advertise the same rel twice with different targets or "
+                + "attributes (unless the format makes the rel a list). Clients that pick the first or the "
+                + "last occurrence then disagree about where the link goes."
+        case .formatShape:
+            "A representation must follow the hypermedia format it claims: HAL link objects with href, "
+                + "_embedded as an object of resources, no null links; JSON:API resource objects with type "
+                + "and id. Generic format clients rely on these shapes and fail on deviations, even when the "
+                + "API's own client copes."
+        case .templateValid:
+            "A templated href must be a valid RFC 6570 URI template (balanced braces, known operators, "
+                + "valid variable names and modifiers). An invalid template cannot be expanded by any "
+                + "conforming client, so the link is unusable."
+        }
+    }
+
+    /// A short illustration of a violation, as it would appear in a report.
+    public var example: String {
+        switch self {
+        case .linkResolves:
+            "GET https://api.example.com/movies/3/poster answered 404 Not Found (expected 2xx), reached by "
+                + "root → library → movies[3] → poster."
+        case .methodValid:
+            "The link \"cancel\" declares method \"CANCEL\", which is not an HTTP method; or DELETE "
+                + "https://api.example.com/orders/7 has no stub."
+        case .typeMatches:
+            "The link \"poster\" declares image/jpeg but the response is served as text/html."
+        case .typeSyntax:
+            "The link \"poster\" declares image/jpg (expected image/jpeg)."
+        case .contentTypePresent:
+            "GET https://api.example.com/movies answered 200 with 512 bytes and no Content-Type."
+        case .selfConsistent:
+            "https://api.example.com/movies/3 has a self link to https://api.example.com/movies/4."
+        case .duplicateRel:
+            "https://api.example.com/ has two \"search\" links with different hrefs."
+        case .formatShape:
+            "/_links/next is null in a HAL document (expected a link object or an array of them)."
+        case .templateValid:
+            "The href \"/movies{?page\" is not a valid URI template (unclosed expression)."
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import APICheckReport
+import Testing
+
+@Suite struct BaselineTests {
+    @Test func writesSortedEntriesWithReadableContext() {
+        let baseline = Baseline(findings: [SampleReports.jpgType, SampleReports.brokenPoster, SampleReports.brokenPoster])
+        #expect(
+            baseline.jsonString == """
+                {
+                  "schemaVersion": 1,
+                  "description": "Known findings of apicheck crawl: findings with these fingerprints do not fail the crawl.",
+                  "entries": [
+                    {
+                      "fingerprint": "235ca1f50e46e09de31dbc3547e1d4ac",
+                      "rule": "link-resolves",
+                      "method": "GET",
+                      "url": "https://api.example.com/movies/3/poster",
+                      "rel": "poster",
+                      "sourcePointer": "/_links/poster"
+                    },
+                    {
+                      "fingerprint": "\(SampleReports.jpgType.fingerprint)",
+                      "rule": "type-syntax",
+                      "method": "GET",
+                      "url": "https://api.example.com/movies/3/poster",
+                      "rel": "poster",
+                      "sourcePointer": "/_links/poster"
+                    }
+                  ]
+                }
+
+                """)
+    }
+
+    @Test func roundTrips() throws {
+        let baseline = Baseline(findings: SampleReports.report().findings)
+        let decoded = try Baseline(decoding: Array(baseline.jsonString.utf8), path: "baseline.json")
+        #expect(decoded == baseline)
+    }
+
+    @Test func suppressesKnownFindingsAndListsStaleEntries() {
+        let gone = Finding(rule: .selfConsistent, url: "https://api.example.com/old", rel: "self", message: "m")
+        let baseline = Baseline(findings: [SampleReports.brokenPoster, gone])
+        // The same problem reworded and re-levelled is still known.
+        var reworded = SampleReports.brokenPoster
+        reworded.message = "broken"
+        reworded.severity = .warning
+        reworded.actual = "410 Gone"
+        let report = baseline.apply(to: SampleReports.report(findings: [reworded, SampleReports.jpgType, SampleReports.embeddedArray]))
+        #expect(report.findings == [SampleReports.embeddedArray, SampleReports.jpgType])
+        #expect(report.baseline?.suppressed == 1)
+        #expect(report.baseline?.stale.map(\.url) == ["https://api.example.com/old"])
+        #expect(report.counts.suppressed == 1)
+        #expect(report.exitCode == .success)
+        #expect(JSONReportRenderer().render(report).contains("\"suppressed\": 1"))
+    }
+
+    @Test func newFindingsStillFail() {
+        let report = Baseline(findings: [SampleReports.jpgType]).apply(to: SampleReports.report())
+        #expect(report.exitCode == .contractViolations)
+        #expect(report.baseline?.stale.isEmpty == true)
+    }
+
+    @Test(arguments: [
+        (#"{"schemaVersion": 1}"#, #"b.json:1:1: error: missing member "entries""#),
+        (#"{"schemaVersion": 9, "entries": []}"#, "b.json:1:19: error: unsupported baseline schemaVersion 9; this apicheck reads version 1"),
+        (#"{"schemaVersion": 1, "entries": [{"fingerprint": "xyz", "rule": "link-resolves", "method": "GET", "url": "u"}]}"#,
+         "b.json:1:50: error: a fingerprint is 32 lower-case hex digits"),
+        (#"{"schemaVersion": 1, "entries": [{"fingerprint": "235ca1f50e46e09de31dbc3547e1d4ac", "rule": "nope", "method": "GET", "url": "u"}]}"#,
+         "b.json:1:94: error: unknown rule \"nope\"; valid rules: link-resolves, method-valid, type-matches, type-syntax, content-type-present, self-consistent, duplicate-rel, format-shape, template-valid"),
+        (#"{"schemaVersion": 1, "entries": [1]}"#, "b.json:1:34: error: expected a baseline entry to be an object, found a number"),
+    ])
+    func badFilesAreLocated(text: String, message: String) {
+        let error = #expect(throws: ReportDecodingError.self) { try Baseline(decoding: Array(text.utf8), path: "b.json") }
+        #expect(error?.description == message)
+    }
+}

@@ -1,0 +1,71 @@
+import APICheckReport
+import Foundation
+import Testing
+
+@Suite struct CrawlReportMergeTests {
+    private func shard(_ index: Int, findings: [Finding], checks: [CheckedLink], start: TimeInterval, milliseconds: Int64) -> CrawlReport {
+        CrawlReport(
+            tool: ToolInfo(version: "1.2.3"), root: SampleReports.root, startTime: Date(timeIntervalSince1970: start),
+            duration: .milliseconds(milliseconds), shard: Shard(index: index, count: 2),
+            statistics: CrawlStatistics(resourcesFetched: 3, requests: 4), checks: checks, findings: findings)
+    }
+
+    @Test func combinesShards() throws {
+        let first = shard(1, findings: [SampleReports.brokenPoster, SampleReports.jpgType], checks: Array(SampleReports.checks[0...3]), start: 1000, milliseconds: 2000)
+        let second = shard(2, findings: [SampleReports.jpgType, SampleReports.embeddedArray], checks: Array(SampleReports.checks[2...]), start: 999.5, milliseconds: 1000)
+        let merged = try CrawlReport.merging([first, second])
+        #expect(merged.findings == SampleReports.report().findings)
+        #expect(merged.checks == SampleReports.report().checks)
+        #expect(merged.statistics == CrawlStatistics(resourcesFetched: 6, requests: 8))
+        #expect(merged.startTime == Date(timeIntervalSince1970: 999.5))
+        #expect(merged.duration == .milliseconds(2500))
+        #expect(merged.shard == nil)
+        #expect(try CrawlReport.merging([second, first]) == merged)
+        #expect(merged.exitCode == .contractViolations)
+    }
+
+    @Test func mergesDecodedFilesAndIsIdempotent() throws {
+        let report = SampleReports.report(shard: Shard(index: 1, count: 1))
+        let decoded = try CrawlReport(decoding: Array(JSONReportRenderer().render(report).utf8))
+        let merged = try CrawlReport.merging([decoded, decoded])
+        #expect(merged.findings == report.findings)
+        #expect(merged.checks == report.checks)
+        #expect(merged.counts.resourcesFetched == 8)
+    }
+
+    @Test func staleBaselineEntriesMustBeStaleEverywhere() throws {
+        let baseline = Baseline(findings: [SampleReports.brokenPoster, SampleReports.jpgType, SampleReports.embeddedArray])
+        let first = baseline.apply(to: shard(1, findings: [SampleReports.brokenPoster], checks: [], start: 0, milliseconds: 1))
+        let second = baseline.apply(to: shard(2, findings: [SampleReports.jpgType], checks: [], start: 0, milliseconds: 1))
+        let merged = try CrawlReport.merging([first, second])
+        #expect(merged.baseline?.suppressed == 2)
+        #expect(merged.baseline?.stale.map(\.fingerprint) == [SampleReports.embeddedArray.fingerprint])
+        #expect(merged.findings.isEmpty)
+    }
+
+    @Test func refusesReportsOfDifferentCrawls() throws {
+        let base = SampleReports.report()
+        var otherRoot = base
+        otherRoot.root = "https://other.example.com/"
+        var otherRules = base
+        otherRules.configuration = RuleConfiguration(strict: true)
+        var otherTool = base
+        otherTool.tool.name = "linkcheck"
+        var otherVersion = base
+        otherVersion.schemaVersion = 2
+
+        #expect(throws: ReportMergeError.noReports) { try CrawlReport.merging([]) }
+        let root = #expect(throws: ReportMergeError.self) { try CrawlReport.merging([base, otherRoot]) }
+        #expect(root?.description == "the reports are not shards of one crawl: their root differs ('https://api.example.com/' and 'https://other.example.com/')")
+        let rules = #expect(throws: ReportMergeError.self) { try CrawlReport.merging([base, otherRules]) }
+        #expect(rules?.description.contains("rule configuration differs") == true)
+        #expect(throws: ReportMergeError.self) { try CrawlReport.merging([base, otherTool]) }
+        let version = #expect(throws: ReportMergeError.self) { try CrawlReport.merging([base, otherVersion]) }
+        #expect(version?.description.contains("schemaVersion differs ('1' and '2')") == true)
+
+        // Spellings of one root are one root.
+        var spelled = base
+        spelled.root = "HTTPS://API.example.com:443"
+        #expect(try CrawlReport.merging([base, spelled]).root == base.root)
+    }
+}

@@ -1,0 +1,63 @@
+import APICheckJSON
+import APICheckReport
+import Foundation
+import Testing
+
+/// docs/reports.md and schemas/report.schema.json describe what the code writes; these tests
+/// keep them from drifting apart.
+@Suite struct DocumentationTests {
+    private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    private func read(_ path: String) throws -> String {
+        try String(contentsOf: Self.packageRoot.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    private func keys(_ value: JSONValue?) -> Set<String> {
+        guard case .object(let members)? = value else { return [] }
+        return Set(members.map(\.key))
+    }
+
+    private func strings(_ value: JSONValue?) -> Set<String> {
+        guard case .array(let elements)? = value else { return [] }
+        return Set(elements.compactMap { if case .string(let text) = $0 { text } else { nil } })
+    }
+
+    @Test func docsExplainEveryRuleWithTheSameWords() throws {
+        let docs = try read("docs/reports.md")
+        for rule in RuleID.allCases {
+            #expect(docs.contains("### \(rule.rawValue)\n"), "\(rule)")
+            #expect(docs.contains(rule.explanation), "\(rule)")
+            #expect(docs.contains(rule.example), "\(rule)")
+            #expect(docs.contains("| [`\(rule.rawValue)`](#\(rule.rawValue)) | \(rule.defaultSeverity) | \(rule.summary) |"), "\(rule)")
+        }
+    }
+
+    @Test func schemaDescribesEveryMemberWeWrite() throws {
+        let schema = try JSONParser().parseValue(Array(try read("schemas/report.schema.json").utf8))
+        let everything = Finding(
+            rule: .typeMatches, url: "u", rel: "r", declaredType: "d", servedType: "s", sourcePointer: "/p", format: "HAL", relPath: ["r"],
+            referrer: "f", expected: "e", actual: "a", message: "m")
+        var report = SampleReports.report(
+            findings: [everything], checks: SampleReports.checks, errors: [CrawlProblem(message: "m", url: "u")], shard: Shard(index: 1, count: 2))
+        report = Baseline(findings: [SampleReports.brokenPoster]).apply(to: report)
+        let written = try JSONParser().parseValue(Array(JSONReportRenderer().render(report).utf8))
+
+        #expect(keys(written) == keys(schema["properties"]))
+        #expect(strings(schema["required"]).isSubset(of: keys(written)))
+        #expect(keys(written["counts"]) == keys(schema.value(at: "/properties/counts/properties")))
+        #expect(keys(written["tool"]) == keys(schema.value(at: "/properties/tool/properties")))
+        #expect(keys(written["configuration"]) == keys(schema.value(at: "/properties/configuration/properties")))
+        #expect(keys(written["baseline"]) == keys(schema.value(at: "/properties/baseline/properties")))
+        #expect(keys(written.value(at: "/errors/0")) == keys(schema.value(at: "/properties/errors/items/properties")))
+        #expect(keys(written.value(at: "/findings/0")) == keys(schema.value(at: "/$defs/finding/properties")))
+        #expect(keys(written.value(at: "/baseline/stale/0")) == keys(schema.value(at: "/$defs/baselineEntry/properties")))
+        var checkKeys = Set<String>()
+        if case .array(let checks)? = written["checks"] {
+            for check in checks { checkKeys.formUnion(keys(check)) }
+        }
+        #expect(checkKeys == keys(schema.value(at: "/$defs/check/properties")))
+        #expect(strings(schema.value(at: "/$defs/ruleId/enum")) == Set(RuleID.allCases.map(\.rawValue)))
+        #expect(schema.value(at: "/properties/schemaVersion/const") == .number(String(CrawlReport.currentSchemaVersion)))
+    }
+}

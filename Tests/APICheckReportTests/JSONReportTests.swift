@@ -1,0 +1,181 @@
+import APICheckJSON
+import APICheckReport
+import Foundation
+import Testing
+
+@Suite struct JSONReportTests {
+    @Test func smallReportGolden() {
+        let report = CrawlReport(
+            tool: ToolInfo(version: "1.0.0"), root: "https://h/", startTime: SampleReports.start, duration: .milliseconds(1500),
+            statistics: CrawlStatistics(resourcesFetched: 1, requests: 2),
+            checks: [CheckedLink(url: "https://h/a", rel: "a", relPath: ["a"], referrer: "https://h/", sourcePointer: "/_links/a", outcome: .failed, statusCode: 500)],
+            findings: [
+                Finding(rule: .linkResolves, url: "https://h/a", rel: "a", sourcePointer: "/_links/a", relPath: ["a"], referrer: "https://h/",
+                        expected: "2xx", actual: "500", message: "the link does not resolve")
+            ])
+        let expected = """
+            {
+              "schemaVersion": 1,
+              "tool": {
+                "name": "apicheck",
+                "version": "1.0.0"
+              },
+              "root": "https://h/",
+              "startTime": "2025-03-01T12:00:00.000Z",
+              "durationSeconds": 1.500,
+              "exitCode": 1,
+              "configuration": {
+                "strict": false,
+                "rules": {
+                  "content-type-present": "error",
+                  "duplicate-rel": "warning",
+                  "format-shape": "warning",
+                  "link-resolves": "error",
+                  "method-valid": "error",
+                  "self-consistent": "warning",
+                  "template-valid": "error",
+                  "type-matches": "error",
+                  "type-syntax": "warning"
+                }
+              },
+              "counts": {
+                "resourcesFetched": 1,
+                "requests": 2,
+                "linksFound": 1,
+                "linksChecked": 1,
+                "linksNotChecked": 0,
+                "linksSkipped": 0,
+                "errors": 1,
+                "warnings": 0,
+                "suppressed": 0,
+                "infrastructureErrors": 0
+              },
+              "errors": [],
+              "findings": [
+                {
+                  "rule": "link-resolves",
+                  "severity": "error",
+                  "method": "GET",
+                  "url": "https://h/a",
+                  "rel": "a",
+                  "relPath": [
+                    "a"
+                  ],
+                  "referrer": "https://h/",
+                  "sourcePointer": "/_links/a",
+                  "expected": "2xx",
+                  "actual": "500",
+                  "message": "the link does not resolve",
+                  "fingerprint": "\(report.findings[0].fingerprint)"
+                }
+              ],
+              "checks": [
+                {
+                  "method": "GET",
+                  "url": "https://h/a",
+                  "rel": "a",
+                  "relPath": [
+                    "a"
+                  ],
+                  "referrer": "https://h/",
+                  "sourcePointer": "/_links/a",
+                  "outcome": "failed",
+                  "statusCode": 500
+                }
+              ]
+            }
+
+            """
+        #expect(JSONReportRenderer().render(report) == expected)
+    }
+
+    @Test func roundTripsEverything() throws {
+        let hostile = "quote \" backslash \\ newline \n tab \t NUL \u{0} ESC \u{1B} é 🎬 \u{2028}"
+        var report = SampleReports.report(
+            findings: [
+                SampleReports.brokenPoster, SampleReports.jpgType, SampleReports.embeddedArray,
+                Finding(rule: .typeMatches, severity: .warning, method: "PATCH", url: "https://api.example.com/" + hostile, rel: hostile,
+                        declaredType: "application/hal+json", servedType: "text/html", sourcePointer: "/a~1b", format: "JSON:API",
+                        relPath: [hostile, ""], referrer: hostile, expected: hostile, actual: hostile, message: hostile),
+            ],
+            errors: [CrawlProblem(message: "time limit reached"), CrawlProblem(message: hostile, url: hostile)],
+            configuration: try RuleConfiguration(parsing: ["type-syntax=error", "format-shape=off"], strict: true),
+            shard: Shard(index: 3, count: 4))
+        report = Baseline(findings: [Finding(rule: .selfConsistent, url: "https://gone/", message: "m")]).apply(to: report)
+        let text = JSONReportRenderer().render(report)
+        let decoded = try CrawlReport(decoding: Array(text.utf8), path: "report.json")
+        #expect(decoded == report)
+        #expect(JSONReportRenderer().render(decoded) == text)
+        #expect(decoded.baseline?.stale.count == 1)
+        #expect(decoded.configuration.strict)
+        #expect(decoded.configuration.level(for: .formatShape) == .off)
+    }
+
+    @Test func membersComeInAFixedOrder() throws {
+        let value = try JSONParser().parseValue(Array(JSONReportRenderer().render(SampleReports.report(shard: Shard(index: 1, count: 2))).utf8))
+        guard case .object(let members) = value else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(
+            members.map(\.key) == [
+                "schemaVersion", "tool", "root", "startTime", "durationSeconds", "shard", "exitCode", "configuration", "counts", "errors",
+                "findings", "checks",
+            ])
+    }
+
+    @Test(arguments: [
+        ("{", "reports/a.json:1:2: error: unexpected end of document inside an object"),
+        ("[]", "reports/a.json:1:1: error: expected the report to be an object, found an array"),
+        (#"{"schemaVersion": 2}"#, "reports/a.json:1:19: error: unsupported report schemaVersion 2; this apicheck reads version 1"),
+        (#"{"schemaVersion": "1"}"#, #"reports/a.json:1:19: error: expected a non-negative integer for "schemaVersion", found a string"#),
+        (#"{"schemaVersion": 1}"#, #"reports/a.json:1:1: error: missing member "tool""#),
+    ])
+    func decodingErrorsAreLocated(text: String, message: String) {
+        let error = #expect(throws: ReportDecodingError.self) { try CrawlReport(decoding: Array(text.utf8), path: "reports/a.json") }
+        #expect(error?.description == message)
+    }
+
+    @Test func decodingErrorsInsideFindingsPointAtTheValue() throws {
+        let valid = JSONReportRenderer().render(SampleReports.report())
+        let cases: [(String, String, String)] = [
+            (#""rule": "link-resolves""#, #""rule": "link-resolve""#, "unknown rule \"link-resolve\"; valid rules: link-resolves, method-valid"),
+            (#""severity": "error""#, #""severity": "fatal""#, "expected error or warning for \"severity\""),
+            (#""url": "https://api.example.com/movies/3/poster""#, #""url": 3"#, "expected a string for \"url\", found a number"),
+            (#""outcome": "skipped""#, #""outcome": "ignored""#, "expected passed, failed, notChecked or skipped for \"outcome\""),
+            (#""startTime": "2025-03-01T12:00:00.000Z""#, #""startTime": "yesterday""#, "expected an ISO 8601 time"),
+            (#""statusCode": 404"#, #""statusCode": 4040"#, "expected an HTTP status code"),
+            (#""durationSeconds": 3.250"#, #""durationSeconds": -1"#, "expected a non-negative number of seconds"),
+        ]
+        for (original, replacement, message) in cases {
+            guard let range = valid.range(of: original) else {
+                Issue.record("no \(original) in the report")
+                continue
+            }
+            let broken = valid.replacingCharacters(in: range, with: replacement)
+            let line = valid[..<range.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count
+            let error = #expect(throws: ReportDecodingError.self) { try CrawlReport(decoding: Array(broken.utf8), path: "r.json") }
+            #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error))")
+            #expect(error?.location.line == line, "\(String(describing: error))")
+        }
+    }
+
+    @Test func hugeAndDeepInputIsRefused() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        let error = #expect(throws: ReportDecodingError.self) { try CrawlReport(decoding: Array(deep.utf8)) }
+        #expect(error?.message.contains("nesting") == true)
+        let big = #expect(throws: ReportDecodingError.self) { try CrawlReport(decoding: Array(repeating: 0x20, count: 2048), maximumBytes: 1024) }
+        #expect(big?.description == "<input>:1:1: error: the file is 2048 bytes, more than the limit of 1024")
+    }
+
+    @Test func derivedMembersAreRecomputed() throws {
+        var text = JSONReportRenderer().render(SampleReports.report())
+        text = text.replacingOccurrences(of: #""exitCode": 1"#, with: #""exitCode": 0"#)
+        text = text.replacingOccurrences(of: #""linksFound": 6"#, with: #""linksFound": 600"#)
+        text = text.replacingOccurrences(of: #""fingerprint": "235ca1f50e46e09de31dbc3547e1d4ac""#, with: #""fingerprint": "forged""#)
+        let decoded = try CrawlReport(decoding: Array(text.utf8))
+        #expect(decoded.exitCode == .contractViolations)
+        #expect(decoded.counts.linksFound == 6)
+        #expect(decoded.findings.contains { $0.fingerprint == "235ca1f50e46e09de31dbc3547e1d4ac" })
+    }
+}

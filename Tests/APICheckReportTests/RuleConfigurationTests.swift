@@ -1,0 +1,71 @@
+import APICheckReport
+import Testing
+
+@Suite struct RuleConfigurationTests {
+    @Test func theNineRuleIDsAndTheirDefaults() {
+        let expected: [String: Severity] = [
+            "link-resolves": .error, "method-valid": .error, "type-matches": .error, "type-syntax": .warning,
+            "content-type-present": .error, "self-consistent": .warning, "duplicate-rel": .warning, "format-shape": .warning,
+            "template-valid": .error,
+        ]
+        #expect(Set(RuleID.allCases.map(\.rawValue)) == Set(expected.keys))
+        #expect(RuleID.allCases.count == 9)
+        for rule in RuleID.allCases {
+            #expect(rule.defaultSeverity == expected[rule.rawValue], "\(rule)")
+            #expect(!rule.summary.isEmpty && !rule.explanation.isEmpty && !rule.example.isEmpty, "\(rule)")
+            #expect(rule.explanation.count > rule.summary.count, "\(rule)")
+        }
+    }
+
+    @Test func parsesLevelsAndTheLastSettingWins() throws {
+        let configuration = try RuleConfiguration(
+            parsing: ["type-syntax=error", "self-consistent=off", " link-resolves = Warning ", "type-syntax=warning", "type-syntax=error"],
+            strict: true)
+        #expect(configuration.severity(for: .typeSyntax) == .error)
+        #expect(configuration.severity(for: .selfConsistent) == nil)
+        #expect(configuration.level(for: .selfConsistent) == .off)
+        #expect(configuration.severity(for: .linkResolves) == .warning)
+        #expect(configuration.severity(for: .methodValid) == .error)
+        #expect(configuration.severity(for: .formatShape) == .warning)
+        #expect(configuration.strict)
+        #expect(configuration.fails(.warning))
+        #expect(!RuleConfiguration().fails(.warning))
+        #expect(RuleConfiguration().fails(.error))
+    }
+
+    @Test func unknownRuleListsTheValidOnes() {
+        let error = #expect(throws: RuleConfigurationError.self) { try RuleConfiguration(parsing: ["link-resolve=error"]) }
+        let text = error?.description ?? ""
+        #expect(text.contains("unknown rule 'link-resolve'"), "\(text)")
+        for rule in RuleID.allCases { #expect(text.contains(rule.rawValue), "\(text)") }
+    }
+
+    @Test func unknownLevelListsTheValidOnes() {
+        let error = #expect(throws: RuleConfigurationError.self) { try RuleConfiguration(parsing: ["type-syntax=fatal"]) }
+        #expect(error?.description == "--rule 'type-syntax=fatal': unknown level 'fatal'; valid levels: error, warning, off")
+    }
+
+    @Test(arguments: ["type-syntax", "", "=error", "type-syntax="])
+    func malformedSettingsAreRefused(specification: String) {
+        let error = #expect(throws: RuleConfigurationError.self) { try RuleConfiguration(parsing: [specification]) }
+        #expect(error?.description.contains("--rule '\(specification)'") == true, "\(String(describing: error))")
+    }
+
+    @Test func applyingToFindingsDropsSilencedRulesAndRelevelsTheRest() throws {
+        let configuration = try RuleConfiguration(parsing: ["format-shape=off", "type-syntax=error"])
+        let findings = configuration.apply(to: [SampleReports.brokenPoster, SampleReports.jpgType, SampleReports.embeddedArray])
+        #expect(findings.map(\.rule) == [.linkResolves, .typeSyntax])
+        #expect(findings.map(\.severity) == [.error, .error])
+    }
+
+    @Test func restatingADefaultChangesNothing() throws {
+        #expect(try RuleConfiguration(parsing: ["link-resolves=error"]) == RuleConfiguration())
+        #expect(try RuleConfiguration(parsing: ["link-resolves=warning"]) != RuleConfiguration())
+        #expect(RuleConfiguration(strict: true) != RuleConfiguration())
+    }
+
+    @Test func findingsTakeTheirRulesDefaultSeverityUnlessGiven() {
+        #expect(Finding(rule: .typeSyntax, url: "u", message: "m").severity == .warning)
+        #expect(Finding(rule: .typeSyntax, severity: .error, url: "u", message: "m").severity == .error)
+    }
+}
