@@ -54,12 +54,14 @@ public struct CheckedLink: Sendable, Hashable {
     public var referrer: String?
     /// Where in the referrer's representation the link was written (JSON pointer, XPath, `Link header`).
     public var sourcePointer: String?
+    /// What became of the link.
     public var outcome: Outcome
     /// The final status code, when a response arrived.
     public var statusCode: Int?
     /// How long the request took, when one was sent.
     public var duration: Duration?
 
+    /// A checked link; `method` defaults to `GET`.
     public init(
         method: String = "GET",
         url: String,
@@ -84,6 +86,11 @@ public struct CheckedLink: Sendable, Hashable {
 
     /// `root → library → movies[3] → poster`.
     public var relPathDescription: String { RelPath.describe(relPath) }
+
+    /// The link's identity; findings with the same key belong to this check.
+    package var linkKey: LinkKey {
+        LinkKey(method: method, url: url, rel: rel, sourcePointer: sourcePointer, referrer: referrer)
+    }
 
     /// Report order: URL, method, rel, source pointer, referrer, then the rest.
     package static func precedes(_ lhs: CheckedLink, _ rhs: CheckedLink) -> Bool {

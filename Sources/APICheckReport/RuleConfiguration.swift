@@ -77,6 +77,7 @@ public struct RuleConfiguration: Sendable, Hashable {
         lhs.strict == rhs.strict && RuleID.allCases.allSatisfy { lhs.level(for: $0) == rhs.level(for: $0) }
     }
 
+    /// Hashes the levels in force, consistently with ``==(_:_:)``.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(strict)
         for rule in RuleID.allCases { hasher.combine(level(for: rule)) }
@@ -111,6 +112,7 @@ public struct RuleConfigurationError: Error, Sendable, Hashable, CustomStringCon
     private static var validRules: String { RuleID.allCases.map(\.rawValue).joined(separator: ", ") }
     private static var validLevels: String { RuleLevel.allCases.map(\.rawValue).joined(separator: ", ") }
 
+    /// The message for the command line, naming the valid choices.
     public var description: String {
         switch code {
         case .missingLevel(let specification):
