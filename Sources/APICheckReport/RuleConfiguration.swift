@@ -28,14 +28,14 @@ public struct RuleConfiguration: Sendable, Hashable {
         }
     }
 
-    /// Applies one `id=level` setting.
+    /// Applies one `id=level` setting (ids and levels are case-insensitive).
     public mutating func apply(_ specification: String) throws(RuleConfigurationError) {
         guard let equals = specification.firstIndex(of: "=") else {
             throw .missingLevel(specification)
         }
         let id = specification[..<equals].trimmedASCIIWhitespace
         let levelText = specification[specification.index(after: equals)...].trimmedASCIIWhitespace
-        guard let rule = RuleID(rawValue: id) else {
+        guard let rule = RuleID(rawValue: id.lowercased()) else {
             throw .unknownRule(id, in: specification)
         }
         guard let level = RuleLevel(rawValue: levelText.lowercased()) else {
