@@ -21,13 +21,20 @@ public struct Baseline: Sendable, Hashable {
 
     /// One known finding: its fingerprint, and what it was for people reading the file.
     public struct Entry: Sendable, Hashable {
+        /// The ``Finding/fingerprint`` this entry suppresses; the only field that matches.
         public var fingerprint: String
+        /// The finding's rule, for people reading the file.
         public var rule: RuleID
+        /// The finding's method, for people.
         public var method: String
+        /// The finding's URL, for people.
         public var url: String
+        /// The finding's rel, for people.
         public var rel: String?
+        /// The finding's source pointer, for people.
         public var sourcePointer: String?
 
+        /// An entry as read from a file.
         public init(fingerprint: String, rule: RuleID, method: String, url: String, rel: String? = nil, sourcePointer: String? = nil) {
             self.fingerprint = fingerprint
             self.rule = rule
@@ -57,6 +64,7 @@ public struct Baseline: Sendable, Hashable {
     /// One entry per fingerprint, sorted by rule, URL, method.
     public let entries: [Entry]
 
+    /// A baseline of `entries`, sorted, one per fingerprint.
     public init(entries: [Entry]) {
         var seen: Set<String> = []
         var unique: [Entry] = []
@@ -168,6 +176,7 @@ public struct BaselineSummary: Sendable, Hashable {
     /// whole crawl (apply the baseline after merging shards).
     public var stale: [Baseline.Entry]
 
+    /// A summary; `stale` is sorted like a baseline.
     public init(suppressed: Int, stale: [Baseline.Entry]) {
         self.suppressed = suppressed
         self.stale = stale.sorted(by: Baseline.Entry.precedes)

@@ -54,12 +54,14 @@ public struct CheckedLink: Sendable, Hashable {
     public var referrer: String?
     /// Where in the referrer's representation the link was written (JSON pointer, XPath, `Link header`).
     public var sourcePointer: String?
+    /// What became of the link.
     public var outcome: Outcome
     /// The final status code, when a response arrived.
     public var statusCode: Int?
     /// How long the request took, when one was sent.
     public var duration: Duration?
 
+    /// A checked link; `method` defaults to `GET`.
     public init(
         method: String = "GET",
         url: String,
@@ -84,6 +86,36 @@ public struct CheckedLink: Sendable, Hashable {
 
     /// `root → library → movies[3] → poster`.
     public var relPathDescription: String { RelPath.describe(relPath) }
+
+    /// A finding about this link: method, URL, rel, rel path, source pointer and referrer are
+    /// copied, so the finding belongs to this check (JUnit attaches it to this test case).
+    ///
+    /// ```swift
+    /// let check = CheckedLink(url: target, rel: "poster", relPath: path, referrer: page,
+    ///                         sourcePointer: "/_links/poster", outcome: .failed, statusCode: 404)
+    /// let finding = check.finding(.linkResolves, expected: "2xx", actual: "404 Not Found",
+    ///                             message: "the link does not resolve")
+    /// ```
+    public func finding(
+        _ rule: RuleID,
+        severity: Severity? = nil,
+        declaredType: String? = nil,
+        servedType: String? = nil,
+        format: String? = nil,
+        expected: String? = nil,
+        actual: String? = nil,
+        message: String
+    ) -> Finding {
+        Finding(
+            rule: rule, severity: severity, method: method, url: url, rel: rel, declaredType: declaredType, servedType: servedType,
+            sourcePointer: sourcePointer, format: format, relPath: relPath, referrer: referrer, expected: expected, actual: actual,
+            message: message)
+    }
+
+    /// The link's identity; findings with the same key belong to this check.
+    package var linkKey: LinkKey {
+        LinkKey(method: method, url: url, rel: rel, sourcePointer: sourcePointer, referrer: referrer)
+    }
 
     /// Report order: URL, method, rel, source pointer, referrer, then the rest.
     package static func precedes(_ lhs: CheckedLink, _ rhs: CheckedLink) -> Bool {

@@ -103,8 +103,10 @@ extension CrawlReport {
 
 /// Renders ``CrawlReport`` as the JSON report: two-space indentation, a trailing newline.
 public struct JSONReportRenderer: ReportRenderer {
+    /// The JSON renderer (it has no options: the format is fixed by `schemaVersion`).
     public init() {}
 
+    /// The report as pretty JSON with a trailing newline.
     public func render(_ report: CrawlReport) -> String {
         JSONWriter(style: .pretty).string(report.jsonValue) + "\n"
     }

@@ -83,6 +83,7 @@ public struct ReportMergeError: Error, Sendable, Hashable, CustomStringConvertib
         ReportMergeError(code: .mismatch(what: what, first: first, other: other))
     }
 
+    /// What went wrong, for the command line.
     public var description: String {
         switch code {
         case .noReports:

@@ -23,6 +23,7 @@ public struct CrawlReport: Sendable, Hashable {
 
     /// The JSON report format version (see docs/reports.md); ``currentSchemaVersion`` for new reports.
     public var schemaVersion: Int
+    /// The tool and version that crawled.
     public var tool: ToolInfo
     /// The URL the crawl started from (redacted).
     public var root: String
@@ -49,6 +50,8 @@ public struct CrawlReport: Sendable, Hashable {
     /// What a baseline suppressed, when one was applied.
     public var baseline: BaselineSummary?
 
+    /// A report of the current schema version. Checks, findings and errors are de-duplicated and
+    /// sorted; times are rounded to the millisecond.
     public init(
         tool: ToolInfo,
         root: String,
@@ -143,9 +146,9 @@ public struct CrawlReport: Sendable, Hashable {
         return counts
     }
 
-    /// The findings that concern `check` (see ``CheckedLink``).
-    package func findings(for check: CheckedLink) -> [Finding] {
-        findings.filter { $0.concerns(check) }
+    /// The findings of each checked link's key, built once (a lookup per check, not a scan).
+    package var findingsByLink: [LinkKey: [Finding]] {
+        Dictionary(grouping: findings, by: \.linkKey)
     }
 
     private static func normalized(_ findings: [Finding]) -> [Finding] {
@@ -170,10 +173,12 @@ public struct CrawlReport: Sendable, Hashable {
 public struct ToolInfo: Sendable, Hashable {
     /// `apicheck`.
     public var name: String
+    /// The tool's version, e.g. `1.4.0`.
     public var version: String
     /// Where to read about the tool (SARIF `informationUri`).
     public var informationURI: String?
 
+    /// Tool information; the name defaults to `apicheck`.
     public init(name: String = "apicheck", version: String, informationURI: String? = nil) {
         self.name = name
         self.version = version
@@ -185,6 +190,7 @@ public struct ToolInfo: Sendable, Hashable {
 public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// 1-based.
     public var index: Int
+    /// How many shards the crawl is split into.
     public var count: Int
 
     /// A shard; `nil` unless `1 <= index <= count`.
@@ -223,6 +229,7 @@ public struct CrawlStatistics: Sendable, Hashable {
     /// HTTP requests sent (including redirects, OPTIONS probes and retries).
     public var requests: Int
 
+    /// Statistics of a crawl.
     public init(resourcesFetched: Int = 0, requests: Int = 0) {
         self.resourcesFetched = resourcesFetched
         self.requests = requests
@@ -231,13 +238,17 @@ public struct CrawlStatistics: Sendable, Hashable {
 
 /// The numbers of a report's summary.
 public struct ReportCounts: Sendable, Hashable {
+    /// Distinct resources fetched.
     public var resourcesFetched = 0
+    /// HTTP requests sent.
     public var requests = 0
     /// Every link considered (= checked + not checked + skipped).
     public var linksFound = 0
     /// Links requested (passed or failed).
     public var linksChecked = 0
+    /// Links that could not be checked as written.
     public var linksNotChecked = 0
+    /// Links deliberately left alone.
     public var linksSkipped = 0
     /// Findings with severity error.
     public var errors = 0
@@ -248,16 +259,19 @@ public struct ReportCounts: Sendable, Hashable {
     /// Infrastructure problems.
     public var infrastructureErrors = 0
 
+    /// All zero.
     public init() {}
 }
 
 /// An infrastructure problem: not a contract violation but a reason the crawl could not do its
 /// job (root unreachable, time limit reached, stub folder unreadable). Exit code 2.
 public struct CrawlProblem: Sendable, Hashable {
+    /// What went wrong, for people.
     public var message: String
     /// The URL concerned, if one is.
     public var url: String?
 
+    /// A problem, about `url` if one is concerned.
     public init(message: String, url: String? = nil) {
         self.message = message
         self.url = url

@@ -15,7 +15,9 @@
 /// Every URL in a finding must already be redacted (see ``Redaction``): reports are written to
 /// CI logs.
 public struct Finding: Sendable, Hashable {
+    /// The rule that was violated.
     public var rule: RuleID
+    /// How bad it is, as configured.
     public var severity: Severity
     /// The request method, `GET` unless the link declares another.
     public var method: String
@@ -115,12 +117,19 @@ public struct Finding: Sendable, Hashable {
         return lhs.relPath.lexicographicallyPrecedes(rhs.relPath)
     }
 
-    /// Whether this finding is about the link `check` considered (same method, target, rel,
-    /// source pointer and referrer).
-    package func concerns(_ check: CheckedLink) -> Bool {
-        method == check.method && url == check.url && rel == check.rel && sourcePointer == check.sourcePointer
-            && referrer == check.referrer
+    /// The link this finding is about, to find its ``CheckedLink``.
+    package var linkKey: LinkKey {
+        LinkKey(method: method, url: url, rel: rel, sourcePointer: sourcePointer, referrer: referrer)
     }
+}
+
+/// What identifies a link within a crawl: a finding belongs to the checked link with the same key.
+package struct LinkKey: Hashable, Sendable {
+    package var method: String
+    package var url: String
+    package var rel: String?
+    package var sourcePointer: String?
+    package var referrer: String?
 }
 
 /// Renders the path of rels that led from the root to a link.

@@ -11,8 +11,10 @@
 /// GitHub shows at most 10 annotations of each kind per step; errors come first, and the full
 /// list belongs in another format (Markdown for `$GITHUB_STEP_SUMMARY`, SARIF, JUnit).
 public struct GitHubAnnotationsRenderer: ReportRenderer {
+    /// The annotations renderer.
     public init() {}
 
+    /// One line per annotation and a summary line.
     public func render(_ report: CrawlReport) -> String {
         var lines: [String] = []
         for problem in report.errors {

@@ -17,6 +17,7 @@
 ///
 /// All text is escaped; characters XML 1.0 cannot carry at all are written as `\u{…}`.
 public struct JUnitReportRenderer: ReportRenderer {
+    /// The JUnit renderer.
     public init() {}
 
     private struct TestCase {
@@ -27,13 +28,15 @@ public struct JUnitReportRenderer: ReportRenderer {
         var skipped: String?
     }
 
+    /// The JUnit XML document, UTF-8, with a trailing newline.
     public func render(_ report: CrawlReport) -> String {
         var suites: [String: [TestCase]] = [:]
-        var attached = Set<Finding>()
+        var attached = Set<LinkKey>()
+        let findingsByLink = report.findingsByLink
         for check in report.checks {
             let suite = check.referrer ?? report.root
-            let findings = report.findings(for: check)
-            attached.formUnion(findings)
+            let findings = findingsByLink[check.linkKey] ?? []
+            attached.insert(check.linkKey)
             var skipped: String?
             switch check.outcome {
             case .notChecked(let reason): skipped = reason.isEmpty ? "not checked" : "not checked: " + reason
@@ -46,7 +49,7 @@ public struct JUnitReportRenderer: ReportRenderer {
         }
         // Findings without a checked link: one case per resource and method, in report order.
         var loose: [String: Int] = [:]
-        for finding in report.findings where !attached.contains(finding) {
+        for finding in report.findings where !attached.contains(finding.linkKey) {
             let suite = finding.referrer ?? finding.url
             let name = "\(finding.method) \(finding.url)"
             let key = suite + "\u{0}" + name

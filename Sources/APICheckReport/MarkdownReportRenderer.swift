@@ -8,10 +8,12 @@ public struct MarkdownReportRenderer: ReportRenderer {
     /// How many finding rows to write in all before summarising the rest.
     public var maximumFindings: Int
 
+    /// A renderer writing at most `maximumFindings` finding rows.
     public init(maximumFindings: Int = 500) {
         self.maximumFindings = max(0, maximumFindings)
     }
 
+    /// The Markdown document with a trailing newline.
     public func render(_ report: CrawlReport) -> String {
         let counts = report.counts
         var lines: [String] = []

@@ -6,8 +6,10 @@ import APICheckModel
 public struct ReportDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file (or `<input>`) and the 1-based line and byte column.
     public var location: SourceLocation
+    /// What is wrong there.
     public var message: String
 
+    /// An error at `location`.
     public init(location: SourceLocation, message: String) {
         self.location = location
         self.message = message

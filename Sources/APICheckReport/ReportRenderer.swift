@@ -7,11 +7,17 @@ public protocol ReportRenderer: Sendable {
 
 /// The formats of `apicheck crawl --format`.
 public enum ReportFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// ``TextReportRenderer``.
     case text
+    /// ``JSONReportRenderer``.
     case json
+    /// ``JUnitReportRenderer``.
     case junit
+    /// ``GitHubAnnotationsRenderer``.
     case github
+    /// ``SARIFReportRenderer``.
     case sarif
+    /// ``MarkdownReportRenderer``.
     case markdown
 
     /// The renderer for this format. `useColor` only affects `text`: pass true only when

@@ -28,14 +28,14 @@ public struct RuleConfiguration: Sendable, Hashable {
         }
     }
 
-    /// Applies one `id=level` setting.
+    /// Applies one `id=level` setting (ids and levels are case-insensitive).
     public mutating func apply(_ specification: String) throws(RuleConfigurationError) {
         guard let equals = specification.firstIndex(of: "=") else {
             throw .missingLevel(specification)
         }
         let id = specification[..<equals].trimmedASCIIWhitespace
         let levelText = specification[specification.index(after: equals)...].trimmedASCIIWhitespace
-        guard let rule = RuleID(rawValue: id) else {
+        guard let rule = RuleID(rawValue: id.lowercased()) else {
             throw .unknownRule(id, in: specification)
         }
         guard let level = RuleLevel(rawValue: levelText.lowercased()) else {
@@ -77,6 +77,7 @@ public struct RuleConfiguration: Sendable, Hashable {
         lhs.strict == rhs.strict && RuleID.allCases.allSatisfy { lhs.level(for: $0) == rhs.level(for: $0) }
     }
 
+    /// Hashes the levels in force, consistently with ``==(_:_:)``.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(strict)
         for rule in RuleID.allCases { hasher.combine(level(for: rule)) }
@@ -111,6 +112,7 @@ public struct RuleConfigurationError: Error, Sendable, Hashable, CustomStringCon
     private static var validRules: String { RuleID.allCases.map(\.rawValue).joined(separator: ", ") }
     private static var validLevels: String { RuleLevel.allCases.map(\.rawValue).joined(separator: ", ") }
 
+    /// The message for the command line, naming the valid choices.
     public var description: String {
         switch code {
         case .missingLevel(let specification):

@@ -6,14 +6,23 @@
 /// rule?.defaultSeverity                          // .error
 /// ```
 public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    /// A GET link answers 2xx.
     case linkResolves = "link-resolves"
+    /// The method is valid and accepted.
     case methodValid = "method-valid"
+    /// The served type matches the declared one.
     case typeMatches = "type-matches"
+    /// Media types are valid and registered.
     case typeSyntax = "type-syntax"
+    /// A 2xx with a body has a Content-Type.
     case contentTypePresent = "content-type-present"
+    /// A self link points back to its resource.
     case selfConsistent = "self-consistent"
+    /// No rel twice with different targets.
     case duplicateRel = "duplicate-rel"
+    /// The representation follows its format.
     case formatShape = "format-shape"
+    /// Templated hrefs are valid RFC 6570.
     case templateValid = "template-valid"
 
     /// Ordered by id, so sorted output reads alphabetically.

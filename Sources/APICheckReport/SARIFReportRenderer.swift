@@ -16,8 +16,10 @@ public struct SARIFReportRenderer: ReportRenderer {
     /// The key of ``Finding/fingerprint`` in `partialFingerprints`.
     public static let fingerprintKey = "apicheck/v1"
 
+    /// The SARIF renderer.
     public init() {}
 
+    /// The SARIF log as pretty JSON with a trailing newline.
     public func render(_ report: CrawlReport) -> String {
         JSONWriter(style: .pretty).string(sarif(report)) + "\n"
     }

@@ -3,9 +3,12 @@
 /// Silencing a rule (`off`) is configuration, not a severity: see ``RuleLevel``. A finding that
 /// exists always has one of these two.
 public enum Severity: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    /// Reported; fails the crawl only under `--strict`.
     case warning
+    /// Fails the crawl (exit code 1).
     case error
 
+    /// `warning < error`.
     public static func < (lhs: Severity, rhs: Severity) -> Bool {
         lhs == .warning && rhs == .error
     }
@@ -16,8 +19,11 @@ public enum Severity: String, Sendable, Hashable, CaseIterable, Comparable, Cust
 
 /// What a user may set a rule to with `--rule id=level`: a severity, or `off`.
 public enum RuleLevel: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Findings are errors.
     case error
+    /// Findings are warnings.
     case warning
+    /// The rule reports nothing.
     case off
 
     /// The level that reports a finding with `severity`.

@@ -18,11 +18,13 @@ public struct TextReportRenderer: ReportRenderer {
     /// Whether to list the links that were not checked or skipped, with their reasons.
     public var listsUncheckedLinks: Bool
 
+    /// A renderer; no colour unless asked.
     public init(useColor: Bool = false, listsUncheckedLinks: Bool = true) {
         self.useColor = useColor
         self.listsUncheckedLinks = listsUncheckedLinks
     }
 
+    /// The text report with a trailing newline.
     public func render(_ report: CrawlReport) -> String {
         var lines: [String] = []
         var heading = "\(report.tool.name) \(report.tool.version) crawl of \(clean(report.root))"

@@ -58,6 +58,35 @@ import Testing
         #expect(report.checks.first?.duration == .milliseconds(1))
     }
 
+    /// Every format and the decoder stay linear-ish: no per-check scan of all findings.
+    @Test func largeCrawlRendersQuickly() throws {
+        let checks = (0..<10_000).map { number in
+            CheckedLink(
+                url: "https://api.example.com/items/\(number)", rel: "item", relPath: ["items", "item[\(number)]"],
+                referrer: "https://api.example.com/pages/\(number / 50)", sourcePointer: "/_links/item/\(number % 50)",
+                outcome: number % 5 == 0 ? .failed : .passed, statusCode: 200, duration: .milliseconds(Int64(number % 90)))
+        }
+        let findings = checks.enumerated().compactMap { index, check -> Finding? in
+            guard index % 5 == 0 else { return nil }
+            return Finding(
+                rule: .linkResolves, url: check.url, rel: check.rel, sourcePointer: check.sourcePointer, relPath: check.relPath,
+                referrer: check.referrer, expected: "2xx", actual: "404", message: "the link does not resolve")
+        }
+        let clock = ContinuousClock()
+        var report = SampleReports.report(findings: findings, checks: checks)
+        let elapsed = try clock.measure {
+            for format in ReportFormat.allCases {
+                _ = format.renderer().render(report)
+            }
+            let decoded = try CrawlReport(decoding: Array(JSONReportRenderer().render(report).utf8))
+            #expect(decoded == report)
+            report = Baseline(findings: findings).apply(to: report)
+            _ = try CrawlReport.merging([report, decoded])
+        }
+        #expect(report.findings.isEmpty)
+        #expect(elapsed < .seconds(60), "\(elapsed)")
+    }
+
     @Test func settersKeepTheOrder() {
         var report = SampleReports.report(findings: [])
         report.setFindings([SampleReports.jpgType, SampleReports.embeddedArray, SampleReports.jpgType])

@@ -74,6 +74,16 @@ import Testing
         #expect(sorted[2...].map(\.sourcePointer) == ["/a", "/b", "/b"])
     }
 
+    @Test func findingsMadeFromACheckBelongToIt() {
+        let check = SampleReports.checks[2]
+        let finding = check.finding(
+            .linkResolves, declaredType: "image/jpeg", format: "HAL", expected: "2xx", actual: "404 Not Found",
+            message: "the link does not resolve")
+        #expect(finding == SampleReports.brokenPoster)
+        #expect(finding.linkKey == check.linkKey)
+        #expect(check.finding(.typeSyntax, message: "m").severity == .warning)
+    }
+
     @Test func describedForPeople() {
         #expect(
             SampleReports.brokenPoster.plainLines == [

@@ -19,7 +19,7 @@ import Testing
 
     @Test func parsesLevelsAndTheLastSettingWins() throws {
         let configuration = try RuleConfiguration(
-            parsing: ["type-syntax=error", "self-consistent=off", " link-resolves = Warning ", "type-syntax=warning", "type-syntax=error"],
+            parsing: ["type-syntax=error", "self-consistent=off", " Link-Resolves = Warning ", "type-syntax=warning", "type-syntax=error"],
             strict: true)
         #expect(configuration.severity(for: .typeSyntax) == .error)
         #expect(configuration.severity(for: .selfConsistent) == nil)
