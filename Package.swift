@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "APICheckReportTests", dependencies: ["APICheckReport", "APICheckJSON", "APICheckXML"]),
         .testTarget(
             name: "APICheckCrawlerTests",
-            dependencies: ["APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles"]
+            dependencies: ["APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckReport"]
         ),
         .testTarget(name: "APICheckTemplatesTests", dependencies: ["APICheckTemplates", "APICheckModel"]),
         .testTarget(

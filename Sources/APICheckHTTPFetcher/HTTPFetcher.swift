@@ -57,7 +57,7 @@ public struct HTTPFetcher: CrawlFetcher {
         }
     }
 
-    public func stubAnswers(_ request: FetchRequest) -> StubAnswerCheck? { nil }
+    public func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? { nil }
 
     private static func fetchError(_ error: HTTPClientError) -> FetchError {
         switch error {

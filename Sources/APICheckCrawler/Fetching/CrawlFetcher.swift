@@ -66,8 +66,10 @@ public protocol CrawlFetcher: Sendable {
     func fetch(_ request: FetchRequest, maximumBodyBytes: Int, timeout: Duration) async throws(FetchError) -> FetchedResponse
 
     /// For in-memory stub sets: does a stub answer this request (without consuming a sequence)?
-    /// `nil` for live APIs, which cannot be asked without sending.
-    func stubAnswers(_ request: FetchRequest) -> StubAnswerCheck?
+    /// With `ignoringBody`, a stub that differs only in what it expects of the body answers (the
+    /// link's body has placeholders no `--var` filled). `nil` for live APIs, which cannot be asked
+    /// without sending.
+    func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck?
 }
 
 /// Whether a stub set answers a request, and if not, the near-miss explanation.

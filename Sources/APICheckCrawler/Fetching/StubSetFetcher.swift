@@ -66,11 +66,17 @@ public struct StubSetFetcher: CrawlFetcher {
         }
     }
 
-    public func stubAnswers(_ request: FetchRequest) -> StubAnswerCheck? {
+    public func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? {
         let stubRequest = StubRequest(method: request.method, url: request.url, headers: request.headers, body: request.body)
         switch responder.stubs.match(stubRequest, scenarios: responder.scenarios) {
-        case .matched(let matched): return .answered(stubName: matched.stub.name)
-        case .unmatched(let report): return .unanswered(explanation: report.description)
+        case .matched(let matched):
+            return .answered(stubName: matched.stub.name)
+        case .unmatched(let report):
+            let bodyOnly = report.nearMisses.first { miss in
+                miss.differences.allSatisfy { if case .body = $0 { true } else { false } }
+            }
+            if ignoringBody, let bodyOnly { return .answered(stubName: bodyOnly.stub.name) }
+            return .unanswered(explanation: report.description)
         }
     }
 }

@@ -1,0 +1,255 @@
+import APICheckModel
+import APICheckReport
+import Foundation
+
+/// The rules of FORMATS §6 over what a crawl fetched: a pure function from records and links to
+/// checks and findings, so it is tested without any fetching.
+struct ContractRules {
+    let options: CrawlOptions
+    let records: [String: ResourceRecord]
+    let methodChecks: [MethodCheckKey: MethodCheck]
+    let sniffer: BodySniffer
+
+    struct Evaluation {
+        var checks: [CheckedLink] = []
+        var findings: [Finding] = []
+        var notes: [String] = []
+    }
+
+    func evaluate(_ links: [DiscoveredLink]) -> Evaluation {
+        var evaluation = Evaluation()
+        for item in links { evaluate(item, into: &evaluation) }
+        for record in records.values.sorted(by: { $0.entry.key < $1.entry.key }) {
+            guard options.shard.map({ $0.contains(url: record.entry.key) }) ?? true else { continue }
+            evaluateResource(record, into: &evaluation)
+        }
+        return evaluation
+    }
+
+    // MARK: Links
+
+    private func evaluate(_ item: DiscoveredLink, into evaluation: inout Evaluation) {
+        let link = item.link
+        let referrer = records[item.referrer.key]?.finalURL?.absoluteString ?? item.referrer.url.absoluteString
+        let resolution = link.resolve(with: options.variables)
+        let target: String
+        switch resolution {
+        case .url(let url): target = url
+        default: target = link.href
+        }
+        guard options.shard.map({ $0.contains(url: URLResolution.normalisedKey(target)) }) ?? true else { return }
+
+        // Findings copy the link's identity from `base`; `check` collects the outcome (the two are
+        // apart so rules can report while the outcome is being written).
+        let base = CheckedLink(
+            method: link.method, url: target, rel: link.compactRel ?? link.rel, relPath: item.relPath, referrer: referrer,
+            sourcePointer: link.source.description, outcome: .passed
+        )
+        var check = base
+        var findings: [Finding] = []
+        func report(_ rule: RuleID, expected: String? = nil, actual: String? = nil, served: String? = nil, _ message: String) {
+            var finding = base.finding(rule, expected: expected, actual: actual, message: message)
+            finding.declaredType = link.type
+            finding.servedType = served
+            finding.format = link.format.displayName
+            findings.append(finding)
+        }
+        defer {
+            if !findings.isEmpty, case .passed = check.outcome { check.outcome = .failed }
+            evaluation.checks.append(check)
+            evaluation.findings += findings
+        }
+
+        if let declared = link.type {
+            let problems = MediaType.problems(in: declared)
+            if let first = problems.first {
+                let message = problems.map(\.message).joined(separator: "; ")
+                report(.typeSyntax, expected: first.suggestion, actual: declared, "the declared type \(declared) is not a valid media type: \(message)")
+            }
+        }
+
+        let url: URL
+        switch resolution {
+        case .invalidTemplate(let error):
+            report(.templateValid, actual: link.href, "the templated href is not valid RFC 6570: \(error)")
+            check.outcome = .notChecked(reason: "invalid template")
+            return
+        case .needsVariables(let names):
+            check.outcome = .notChecked(reason: "needs variables: \(names.joined(separator: ", ")) (pass --var \(names[0])=…)")
+            return
+        case .unresolvable(let reason):
+            report(.linkResolves, expected: "a URL", actual: link.href, "the href is not a URL: \(reason)")
+            return
+        case .url(let resolved):
+            guard let parsed = URL(string: resolved) else {
+                report(.linkResolves, expected: "a URL", actual: link.href, "the href does not resolve to a URL")
+                return
+            }
+            url = parsed
+        }
+        guard options.isInScope(url) else {
+            check.outcome = .skipped(reason: "other origin (allow it with --allow-host \(url.host ?? ""))")
+            return
+        }
+        if let problem = HTTPMethodToken.problem(with: link.method, allowedVendorTokens: options.allowedMethodTokens) {
+            report(.methodValid, expected: "an HTTP method", actual: link.method, problem)
+            return
+        }
+        switch link.method {
+        case "GET", "HEAD":
+            evaluateFetched(url, link: link, check: &check, report: report)
+        case _ where HTTPMethodToken.safe.contains(link.method) || !HTTPMethodToken.standard.contains(link.method):
+            check.outcome = .skipped(reason: "\(link.method) links are not requested")
+        default:
+            evaluateUnsafe(url, item: item, check: &check, report: report)
+        }
+    }
+
+    private func evaluateFetched(
+        _ url: URL, link: Link, check: inout CheckedLink,
+        report: (RuleID, String?, String?, String?, String) -> Void
+    ) {
+        guard let record = records[URLResolution.normalisedKey(url.absoluteString)] else {
+            check.outcome = .skipped(reason: "deeper than --max-depth \(options.maximumDepth)")
+            return
+        }
+        check.duration = record.duration
+        switch record.outcome {
+        case .skipped(let reason):
+            check.outcome = .skipped(reason: reason)
+        case .failed(let reason):
+            report(.linkResolves, "a 2xx response", reason, nil, "the link does not resolve: \(reason)")
+        case .response(let status, _):
+            check.statusCode = status
+            guard (200..<300).contains(status) else {
+                report(.linkResolves, "a 2xx response", "\(status)", record.contentType, "the link answers \(status)")
+                return
+            }
+            if let declared = link.type, let served = record.contentType, let mismatch = Self.typeMismatch(declared: declared, served: served) {
+                report(.typeMatches, declared, served, served, "declared \(declared), served \(served): \(mismatch)")
+            }
+        }
+    }
+
+    private func evaluateUnsafe(
+        _ url: URL, item: DiscoveredLink, check: inout CheckedLink,
+        report: (RuleID, String?, String?, String?, String) -> Void
+    ) {
+        let link = item.link
+        let body = UnsafeRequestBody.make(for: link, variables: options.variables)
+        let key = MethodCheckKey(method: link.method, url: URLResolution.normalisedKey(url.absoluteString), body: body.data)
+        switch methodChecks[key] {
+        case nil:
+            check.outcome = .skipped(reason: "not checked")
+        case .stubbed:
+            break
+        case .noStub(let explanation):
+            let explained = explanation.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            report(.methodValid, "a stub answering \(link.method) \(url.path)", "none", nil, explained)
+        case .allowHeader(let allowed, let allows):
+            if !allows {
+                report(.methodValid, "Allow to list \(link.method)", "Allow: \(allowed.joined(separator: ", "))", nil, "the server does not allow \(link.method) on \(url.absoluteString) (Allow: \(allowed.joined(separator: ", ")))")
+            }
+        case .unverified(let reason):
+            check.outcome = .notChecked(reason: "unverified: \(reason); --unsafe sends it")
+        case .needsVariables(let names):
+            check.outcome = .notChecked(reason: "needs variables: \(names.joined(separator: ", ")) (pass --var \(names[0])=…)")
+        case .sent(let status, let contentType):
+            check.statusCode = status
+            if !(200..<300).contains(status) {
+                report(.methodValid, "a 2xx response", "\(status)", contentType, "\(link.method) \(url.absoluteString) answers \(status)")
+            } else if let declared = link.type, let served = contentType, let mismatch = Self.typeMismatch(declared: declared, served: served) {
+                report(.typeMatches, declared, served, served, "declared \(declared), served \(served): \(mismatch)")
+            }
+        case .failed(let reason):
+            report(.methodValid, "a response", reason, nil, "\(link.method) \(url.absoluteString) failed: \(reason)")
+        case .skipped(let reason):
+            check.outcome = .skipped(reason: reason)
+        }
+    }
+
+    /// Why a served type does not satisfy a declared one. A declared type that does not parse
+    /// but has an obvious repair (`vnd.x+json` → `application/vnd.x+json`) is compared as repaired
+    /// (its syntax is `type-syntax`'s business); one without a repair is not compared.
+    static func typeMismatch(declared: String, served: String) -> String? {
+        let declaredType = (try? MediaType(parsing: declared))
+            ?? MediaType.problems(in: declared).lazy.compactMap(\.suggestion).compactMap { try? MediaType(parsing: $0) }.first
+        guard let declaredType, let servedType = try? MediaType(parsing: served) else { return nil }
+        return declaredType.mismatch(with: servedType)
+    }
+
+    // MARK: Resources
+
+    private func evaluateResource(_ record: ResourceRecord, into evaluation: inout Evaluation) {
+        let url = record.finalURL?.absoluteString ?? record.entry.url.absoluteString
+        // A finding about the response itself is found through the link that led here; one about a
+        // link inside it (self, duplicates, shape) was found on the resource itself.
+        func report(_ rule: RuleID, severity: Severity? = nil, pointer: String? = nil, format: String? = nil, rel: String? = nil, expected: String? = nil, actual: String? = nil, _ message: String) {
+            evaluation.findings.append(Finding(
+                rule: rule, severity: severity, method: "GET", url: url, rel: rel ?? record.entry.relPath.last, servedType: record.contentType,
+                sourcePointer: pointer, format: format, relPath: record.entry.relPath, referrer: pointer == nil ? record.entry.referrer : url,
+                expected: expected, actual: actual, message: message
+            ))
+        }
+        guard record.isSuccess else { return }
+        if let contentType = record.contentType {
+            let problems = MediaType.problems(in: contentType)
+            if let first = problems.first {
+                report(.typeSyntax, expected: first.suggestion, actual: contentType, "the served type \(contentType) is not a valid media type: \(problems.map(\.message).joined(separator: "; "))")
+            }
+            if case .disagrees(let reason)? = record.bodyVerdict {
+                report(.typeMatches, expected: contentType, actual: reason, "the body is not \(contentType): \(reason)")
+            }
+        } else if record.bodyByteCount > 0 {
+            report(.contentTypePresent, expected: "a Content-Type header", actual: "none", "a \(record.status ?? 200) with a \(record.bodyByteCount)-byte body has no Content-Type")
+        }
+        if record.bodyWasTruncated {
+            report(.linkResolves, severity: .warning, expected: "a body of at most \(options.maximumBodyBytes) bytes", actual: "more", "the body is larger than the crawl reads (--max-body); its links and type were not checked")
+        }
+
+        let ownLinks = record.extraction.links.filter { !$0.isNested }
+        let fetchedKeys: Set<String> = [record.entry.key, URLResolution.normalisedKey(url)]
+        for link in ownLinks where link.rel == "self" {
+            guard case .url(let target) = link.resolve(with: options.variables) else { continue }
+            if !fetchedKeys.contains(URLResolution.normalisedKey(target)) {
+                report(.selfConsistent, pointer: link.source.description, format: link.format.displayName, rel: "self", expected: url, actual: target, "the self link names \(target), not the resource fetched (\(url))")
+            }
+        }
+        for (rel, links) in Self.duplicatedRels(ownLinks) {
+            let described = links.map { "\($0.href)\($0.type.map { " (\($0))" } ?? "")" }.joined(separator: ", ")
+            report(.duplicateRel, pointer: links.last?.source.description, format: links.last?.format.displayName, rel: rel, actual: described, "the rel \(rel) appears \(links.count) times with different targets or attributes: \(described)")
+        }
+        for note in record.extraction.notes where note.kind == .formatShape {
+            report(.formatShape, severity: note.severity == .error ? .error : .warning, pointer: note.source.description, format: note.format?.displayName, note.message)
+        }
+    }
+
+    /// Rels declared more than once in one place with different targets or attributes. Several
+    /// links in one declaration (a HAL array, a Link header with several rels) are not duplicates.
+    static func duplicatedRels(_ links: [Link]) -> [(String, [Link])] {
+        var byRel: [String: [Link]] = [:]
+        var order: [String] = []
+        for link in links {
+            if byRel[link.rel] == nil { order.append(link.rel) }
+            byRel[link.rel, default: []].append(link)
+        }
+        return order.compactMap { rel in
+            guard let group = byRel[rel], group.count > 1 else { return nil }
+            let declarations = Set(group.map(declaration))
+            guard declarations.count > 1 || group.allSatisfy({ declaration($0) == declaration(group[0]) && !isArrayElement($0) }) else { return nil }
+            let variants = Set(group.map { [$0.href, $0.type ?? "", $0.method, $0.title ?? "", $0.name ?? "", $0.profile ?? ""] })
+            return variants.count > 1 ? (rel, group) : nil
+        }
+    }
+
+    /// Where a link was declared: a HAL array's elements share their key's declaration.
+    private static func declaration(_ link: Link) -> String {
+        guard link.format == .hal, isArrayElement(link) else { return link.source.description }
+        return String(link.source.path[..<(link.source.path.lastIndex(of: "/") ?? link.source.path.endIndex)])
+    }
+
+    private static func isArrayElement(_ link: Link) -> Bool {
+        guard let last = link.source.path.split(separator: "/").last else { return false }
+        return last.allSatisfy(\.isNumber)
+    }
+}

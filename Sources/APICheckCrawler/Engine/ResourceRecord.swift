@@ -1,0 +1,38 @@
+import APICheckModel
+import Foundation
+
+/// What the crawl learned about one URL it fetched: enough for every rule, without the body.
+struct ResourceRecord: Sendable {
+    enum Outcome: Sendable {
+        /// A response came back (after following redirects).
+        case response(status: Int, finalURL: URL)
+        /// No response: a network failure, a timeout, a redirect loop.
+        case failed(String)
+        /// Not requested: a limit or the deadline.
+        case skipped(String)
+    }
+
+    var entry: CrawlFrontier.Entry
+    var outcome: Outcome
+    /// The served `Content-Type`, as sent.
+    var contentType: String?
+    var bodyByteCount: Int = 0
+    var bodyWasTruncated = false
+    /// Whether the body agrees with the served type (checked while the body was at hand).
+    var bodyVerdict: BodySniffer.Verdict?
+    var duration: Duration = .zero
+    /// Links and shape notes of a 2xx response.
+    var extraction = LinkExtraction()
+
+    var status: Int? {
+        if case .response(let status, _) = outcome { return status }
+        return nil
+    }
+
+    var finalURL: URL? {
+        if case .response(_, let url) = outcome { return url }
+        return nil
+    }
+
+    var isSuccess: Bool { status.map { (200..<300).contains($0) } ?? false }
+}
