@@ -85,7 +85,8 @@ let package = Package(
         .executableTarget(
             name: "apicheck",
             dependencies: [
-                "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates",
+                "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
+                "APICheckReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

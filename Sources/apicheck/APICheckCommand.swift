@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 @main
-struct APICheckCommand: ParsableCommand {
+struct APICheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apicheck",
         abstract: "Stub, serve and check hypermedia APIs from one set of stub files.",
@@ -12,16 +12,21 @@ struct APICheckCommand: ParsableCommand {
             Examples:
               apicheck lint stubs/acmeflix
               apicheck show stubs/acmeflix/root.xml
+              apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
             """,
         version: APICheckVersion.current,
-        subcommands: [LintCommand.self, ShowCommand.self]
+        subcommands: [LintCommand.self, ShowCommand.self, CrawlCommand.self]
     )
 
     /// Exit codes follow FORMATS §7: 0 clean, 1 problems found, 2 usage or infrastructure errors.
-    static func mainWithConventionalExitCodes() {
+    static func mainWithConventionalExitCodes() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch {
             let code = exitCode(for: error)
             if code == .success || code == .failure {
@@ -34,8 +39,8 @@ struct APICheckCommand: ParsableCommand {
         }
     }
 
-    static func main() {
-        mainWithConventionalExitCodes()
+    static func main() async {
+        await mainWithConventionalExitCodes()
     }
 }
 

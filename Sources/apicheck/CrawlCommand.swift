@@ -1,0 +1,210 @@
+import APICheckCrawler
+import APICheckHTTPFetcher
+import APICheckModel
+import APICheckReport
+import APICheckStubFiles
+import ArgumentParser
+import Foundation
+import Logging
+import Synchronization
+
+struct CrawlCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crawl",
+        abstract: "Walk a hypermedia API from its root and check every link it advertises.",
+        discussion: """
+            Follows every GET link breadth-first from the root (same origin unless --allow-host),
+            checks each with the rules of docs/reports.md (link-resolves, method-valid,
+            type-matches, type-syntax, content-type-present, self-consistent, duplicate-rel,
+            format-shape, template-valid) and reports the findings with the path of rels from the
+            root. Unsafe methods are never sent to a live API without --unsafe: OPTIONS and its
+            Allow header stand in. With --stubs the stub set is crawled in memory, no sockets,
+            through the same engine.
+
+            Exit status: 0 no error findings (no warnings either with --strict), 1 contract
+            violations, 2 usage or infrastructure errors (unreachable root, bad flags).
+
+            Examples:
+              apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
+              apicheck crawl https://api.example.com/ --header "Authorization: Bearer $TOKEN" --format junit --output crawl.xml
+              apicheck crawl http://localhost:8080/ --var id=p-1001 --rule duplicate-rel=off --strict
+              apicheck crawl https://api.example.com/ --shard 2/4 --format json --output shard-2.json
+              apicheck crawl https://api.example.com/ --write-baseline baseline.json
+              apicheck crawl https://api.example.com/ --baseline baseline.json --format github
+            """
+    )
+
+    @Argument(help: "The API's root URL.")
+    var root: String
+
+    @Option(help: ArgumentHelp("Crawl these stub files or folders in memory instead of the network.", valueName: "dir"), completion: .directory)
+    var stubs: [String] = []
+
+    @Option(help: ArgumentHelp("With --stubs: the active scenario of a use case (PESimu-Select folders).", valueName: "use-case=scenario"))
+    var scenario: [String] = []
+
+    @Option(help: ArgumentHelp("A header sent with every request; its value is redacted from every report.", valueName: "name: value"))
+    var header: [String] = []
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("A value for templated hrefs and link parameters.", valueName: "name=value"))
+    var variables: [String] = []
+
+    @Option(help: "Links further than this many hops from the root are not followed.")
+    var maxDepth = 32
+
+    @Option(help: "At most this many HTTP requests in all.")
+    var maxRequests = 100_000
+
+    @Option(help: "Requests in flight at once.")
+    var concurrency = 8
+
+    @Option(help: ArgumentHelp("At most this many requests start per second.", valueName: "n/s"))
+    var rate: String?
+
+    @Option(help: ArgumentHelp("Seconds per request.", valueName: "seconds"))
+    var timeout: Double = 30
+
+    @Option(help: ArgumentHelp("Seconds for the whole crawl.", valueName: "seconds"))
+    var deadline: Double = 3600
+
+    @Option(help: ArgumentHelp("Bodies are read up to this many bytes.", valueName: "bytes"))
+    var maxBody = 10 << 20
+
+    @Flag(help: "Send unsafe methods (POST, PUT, PATCH, DELETE) with a body from the link's parameters.")
+    var unsafe = false
+
+    @Option(help: ArgumentHelp("Also follow links to this host.", valueName: "host"))
+    var allowHost: [String] = []
+
+    @Option(help: ArgumentHelp("Accept a vendor method token (REDIRECT is accepted by default).", valueName: "token"))
+    var allowMethod: [String] = []
+
+    @Option(help: ArgumentHelp("Check only the links whose target falls in shard i of n (1-based).", valueName: "i/n"))
+    var shard: String?
+
+    @OptionGroup var report: ReportOptions
+
+    func validate() throws {
+        guard let url = URL(string: root), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+            throw ValidationError("'\(root)' is not an http(s) URL; give the API's root, e.g. http://localhost:3000/.")
+        }
+        guard concurrency > 0, maxRequests > 0, maxDepth >= 0, timeout > 0, deadline > 0, maxBody > 0 else {
+            throw ValidationError("--concurrency, --max-requests, --timeout, --deadline and --max-body must be positive.")
+        }
+        for path in stubs where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("--stubs '\(path)': no such file or folder.")
+        }
+        if let shard, Shard(parsing: shard) == nil {
+            throw ValidationError("--shard '\(shard)' is not i/n with 1 ≤ i ≤ n, e.g. 2/4.")
+        }
+        _ = try parsedRate()
+        _ = try parsedHeaders()
+        _ = try parsedVariables()
+        _ = try parsedScenarios()
+    }
+
+    func run() async throws {
+        let options = try makeOptions()
+        let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")
+        let progress = ProgressLine.ifTerminal()
+        let logger = Logger(label: "apicheck.crawl")
+        let crawlReport: CrawlReport
+        if stubs.isEmpty {
+            crawlReport = try await withHTTPFetcher(concurrency: concurrency, logger: logger) { fetcher in
+                await Crawler(fetcher: fetcher, options: options, logger: logger).run(tool: tool, progress: progress?.update)
+            }
+        } else {
+            let loaded = StubLoader().load(stubs)
+            let output = Output(fileDescriptor: STDERR_FILENO)
+            for diagnostic in loaded.diagnostics { output.writeError(output.format(diagnostic)) }
+            if loaded.stubSet.isEmpty {
+                output.writeError("error: no stubs loaded from \(stubs.joined(separator: ", ")); check the paths with 'apicheck lint'.")
+                throw ExitCode(2)
+            }
+            let fetcher = StubSetFetcher(stubs: loaded.stubSet, scenarios: try parsedScenarios())
+            crawlReport = await Crawler(fetcher: fetcher, options: options, logger: logger).run(tool: tool, progress: progress?.update)
+        }
+        progress?.finish()
+        let code = try report.emit(crawlReport)
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    // MARK: Parsing
+
+    private func makeOptions() throws -> CrawlOptions {
+        guard let rootURL = URL(string: root) else { throw ValidationError("'\(root)' is not a URL.") }
+        var redaction = Redaction()
+        let headers = try parsedHeaders()
+        for header in headers { redaction.registerHeader(name: header.name, value: header.value) }
+        return CrawlOptions(
+            root: rootURL, headers: headers, variables: try parsedVariables(), maximumDepth: maxDepth, maximumRequests: maxRequests,
+            concurrency: concurrency, requestsPerSecond: try parsedRate(), timeout: .milliseconds(Int64(timeout * 1000)),
+            deadline: .milliseconds(Int64(deadline * 1000)), maximumBodyBytes: maxBody, allowedHosts: Set(allowHost), unsafe: unsafe,
+            allowedMethodTokens: Set(["REDIRECT"] + allowMethod), rules: try report.ruleConfiguration(), shard: shard.flatMap(Shard.init(parsing:)),
+            redaction: redaction
+        )
+    }
+
+    private func parsedRate() throws -> Double? {
+        guard let rate else { return nil }
+        let number = rate.hasSuffix("/s") ? String(rate.dropLast(2)) : rate
+        guard let value = Double(number), value > 0 else { throw ValidationError("--rate '\(rate)' is not a positive number of requests per second, e.g. 20/s.") }
+        return value
+    }
+
+    private func parsedHeaders() throws -> [HTTPHeader] {
+        try header.map { text in
+            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
+                throw ValidationError("--header '\(text)' is not 'Name: value'.")
+            }
+            return HTTPHeader(name: String(text[..<colon]).trimmingCharacters(in: .whitespaces), value: String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    private func parsedVariables() throws -> [String: URITemplate.Value] {
+        var values: [String: URITemplate.Value] = [:]
+        for text in variables {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw ValidationError("--var '\(text)' is not 'name=value'.")
+            }
+            values[String(text[..<equals])] = .string(String(text[text.index(after: equals)...]))
+        }
+        return values
+    }
+
+    private func parsedScenarios() throws -> ScenarioSelection {
+        var selection: ScenarioSelection = [:]
+        for text in scenario {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw ValidationError("--scenario '\(text)' is not 'use-case=scenario'.")
+            }
+            selection[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        return selection
+    }
+}
+
+/// The one-line progress display of a long crawl: on a terminal only (stderr), silent in CI.
+final class ProgressLine: Sendable {
+    private let lastDraw = Mutex<ContinuousClock.Instant?>(nil)
+
+    static func ifTerminal() -> ProgressLine? {
+        isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["CI"] == nil ? ProgressLine() : nil
+    }
+
+    @Sendable func update(_ progress: Crawler.Progress) {
+        let now = ContinuousClock.now
+        let draw = lastDraw.withLock { last -> Bool in
+            guard last.map({ now - $0 > .milliseconds(100) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        guard draw else { return }
+        let line = "\r\u{1B}[2Kcrawling: \(progress.fetched) fetched, \(progress.queued) queued at depth \(progress.depth), \(progress.requests) requests"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}
