@@ -134,7 +134,14 @@ struct JSONLinkWalker {
     ) {
         let relNames = rels.map { "'\($0.compact ?? $0.rel)'" }.joined(separator: ", ")
         guard let hrefNode = node["href"] else {
-            shape(format, node, "the \(format) link object for rel \(relNames) has no href")
+            let what =
+                switch format {
+                case .hal: "HAL link object"
+                case .sirenLink: "Siren link"
+                case .linkArray: "link"
+                default: "\(format) link"
+                }
+            shape(format, node, "the \(what) for rel \(relNames) has no href")
             return
         }
         guard case .string(let href) = hrefNode.kind else {
