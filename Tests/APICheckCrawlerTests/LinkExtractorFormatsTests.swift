@@ -84,7 +84,8 @@ import Testing
                   "properties": { "customerId": "pj123", "name": "Peter Joseph" },
                   "links": [ { "rel": [ "self" ], "href": "http://api.x.io/customers/pj123" } ]
                 },
-                { "class": [ "orphan" ] }
+                { "class": [ "orphan" ] },
+                { "href": "/no-rel" }
               ],
               "actions": [
                 {
@@ -140,9 +141,11 @@ import Testing
         #expect(customerSelf.url == "http://api.x.io/customers/pj123")
 
         #expect(result.messages == [
+            "a Siren rel must be an array of strings, found a string",
             "the Siren action has no name",
             "the Siren action '#2' has no href",
             "a Siren sub-entity must have a 'rel'",
+            "the link has no rel",
         ])
         #expect(extract(order, url: "http://api.x.io/orders/42").formats == [.sirenLink, .sirenAction])
     }

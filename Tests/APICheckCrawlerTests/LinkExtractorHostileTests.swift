@@ -147,4 +147,26 @@ import Testing
             return
         }
     }
+
+    @Test func longNamesDoNotInflatePathsOrMessages() {
+        let key = String(repeating: "k/", count: 50_000)
+        let bare = (0..<2_000).map { #""/b/\#($0)""# }.joined(separator: ",")
+        let document = #"{"\#(key)": {"_links": {"\#(key)": ["# + bare + "]}}}"
+        let result = extract(document)
+        #expect(result.links.count == 2_000)
+        #expect(result.links.allSatisfy { $0.source.path.utf8.count <= 1_030 && $0.owner.utf8.count <= 1_030 })
+        #expect(result.notes.allSatisfy { $0.message.utf8.count < 300 && $0.source.path.utf8.count <= 1_030 })
+        #expect(result.links.first?.source.path.hasPrefix("/k~1k~1") == true)
+        #expect(result.links.first?.source.path.hasSuffix("…/0") == true)
+
+        let element = String(repeating: "e", count: 10_000)
+        let xml = extract("<\(element)><link rel='\(key)' href='/x'/></\(element)>", contentType: "application/xml")
+        #expect(xml.links.first?.source.path == "/" + String(repeating: "e", count: 128) + "…/link[1]")
+    }
+
+    @Test func curieTablesAreBounded() {
+        let curies = (0..<40).map { #"{"name": "c\#($0)", "href": "http://r/\#($0)/{rel}"}"# }.joined(separator: ",")
+        let result = extract(#"{"_links": {"curies": ["# + curies + #"], "c0:a": {"href": "/a"}, "c39:b": {"href": "/b"}}}"#)
+        #expect(result.links.suffix(2).map(\.rel) == ["http://r/0/a", "c39:b"])
+    }
 }

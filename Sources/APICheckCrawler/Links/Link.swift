@@ -133,10 +133,10 @@ public struct Link: Sendable, Hashable, CustomStringConvertible {
 
     private static func resolvedTarget(_ reference: String, base: String) -> Target {
         if let problem = URLResolution.problem(in: reference) {
-            return .unresolvable("'\(reference)' is not a valid URI reference: \(problem)")
+            return .unresolvable("'\(reference.excerpt(200))' is not a valid URI reference: \(problem)")
         }
         guard let resolved = URLResolution.resolve(URLResolution.encodingNonASCII(reference), against: base) else {
-            return .unresolvable("'\(reference)' is relative and the base '\(base)' is not an absolute URL")
+            return .unresolvable("'\(reference.excerpt(200))' is relative and the base '\(base.excerpt(200))' is not an absolute URL")
         }
         return .url(resolved)
     }
@@ -182,7 +182,7 @@ public struct Link: Sendable, Hashable, CustomStringConvertible {
             switch Self.resolvedTarget(expanded, base: base) {
             case .url(let url): return .url(url)
             case .unresolvable(let reason): return .unresolvable(reason)
-            case .template, .invalidTemplate: return .unresolvable("the expansion '\(expanded)' is not a URI reference")
+            case .template, .invalidTemplate: return .unresolvable("the expansion '\(expanded.excerpt(200))' is not a URI reference")
             }
         }
     }

@@ -208,7 +208,7 @@ public struct LinkExtractor: Sendable {
                 case .link(let value):
                     let rels = (value.parameter("rel") ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" })
                     guard !rels.isEmpty else {
-                        collector.shape(.linkHeader, source, "the link to <\(value.target)> has no rel")
+                        collector.shape(.linkHeader, source, "the link to <\(value.target.excerpt(200))> has no rel")
                         continue
                     }
                     var context = base
@@ -218,7 +218,7 @@ public struct LinkExtractor: Sendable {
                             context = resolved
                             nested = URLResolution.normalisedKey(resolved) != URLResolution.normalisedKey(base)
                         } else {
-                            collector.shape(.linkHeader, source, "the anchor '\(anchor)' is not a URI reference that resolves")
+                            collector.shape(.linkHeader, source, "the anchor '\(anchor.excerpt(200))' is not a URI reference that resolves")
                             continue
                         }
                     }

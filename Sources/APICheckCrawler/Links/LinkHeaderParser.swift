@@ -120,7 +120,7 @@ package enum LinkHeaderParser {
                             index += 1
                         }
                         guard closed else {
-                            problem = "the quoted value of '\(name)' at offset \(quoteStart) is never closed"
+                            problem = "the quoted value of '\(name.excerpt())' at offset \(quoteStart) is never closed"
                             break
                         }
                         value = String(decoding: buffer, as: UTF8.self)
@@ -139,7 +139,7 @@ package enum LinkHeaderParser {
             if problem == nil {
                 skipSpace()
                 if index < bytes.count, bytes[index] != UInt8(ascii: ",") {
-                    problem = "expected ';' or ',' after the link to <\(target)>, found \(describe(index))"
+                    problem = "expected ';' or ',' after the link to <\(target.excerpt(200))>, found \(describe(index))"
                 }
             }
             if let problem {

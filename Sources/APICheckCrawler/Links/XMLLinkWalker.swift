@@ -14,11 +14,14 @@ struct XMLLinkWalker {
         self.collector = collector
     }
 
+    /// The element path, cut like ``JSONPointer/boundedPointer(_:tokenLimit:totalLimit:)`` in
+    /// hostile documents.
     private var path: String {
         var result = ""
         for step in steps {
-            result += "/" + step.name
+            result += "/" + step.name.excerpt(128)
             if let index = step.index { result += "[\(index)]" }
+            if result.utf8.count > 1024 { return result.excerpt(1024) }
         }
         return result
     }
