@@ -15,6 +15,13 @@ import Testing
         let xml = extract(deepXML, contentType: "application/xml")
         #expect(xml.links.isEmpty)
         #expect(xml.notes.map(\.kind) == [.unreadableBody])
+
+        // Within libxml2's bound but beyond the extractor's: the walk stops and says so.
+        let nested = String(repeating: "<a>", count: 150) + "<link href='/x'/>" + String(repeating: "</a>", count: 150)
+        let stopped = extract("<r><link href='/top'/>" + nested + "</r>", contentType: "application/xml")
+        #expect(stopped.links.map(\.href) == ["/top"])
+        #expect(stopped.notes.map(\.kind) == [.limitReached])
+        #expect(stopped.notes.first?.source.path.hasPrefix("/r/a[1]/a[1]/") == true)
     }
 
     @Test func linksBelowTheDepthLimitAreFoundAndDeeperOnesAreNot() {

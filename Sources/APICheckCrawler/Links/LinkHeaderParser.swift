@@ -14,8 +14,11 @@ package enum LinkHeaderParser {
         /// `(name, value)` in order; names lower-cased; `name*` (RFC 8187) parameters dropped.
         package var parameters: [Parameter]
 
+        /// One `name=value` parameter (value unquoted; empty when the parameter has no value).
         package struct Parameter: Sendable, Hashable {
+            /// Lower-cased.
             package var name: String
+            /// Unquoted.
             package var value: String
         }
 
@@ -31,6 +34,7 @@ package enum LinkHeaderParser {
         case malformed(String)
     }
 
+    /// The link values of one `Link` field value, in order.
     package static func parse(_ field: String) -> [Item] {
         let bytes = Array(field.utf8)
         var items: [Item] = []

@@ -15,13 +15,16 @@ public struct LinkSource: Sendable, Hashable, CustomStringConvertible {
         case linkHeader = "link-header"
     }
 
+    /// What kind of place ``path`` names.
     public var kind: Kind
+    /// The pointer, element path or `Link header #n`.
     public var path: String
     /// Line of the body where the item starts, when known (1-based).
     public var line: Int?
     /// Column of the body where the item starts, when known (1-based, in bytes).
     public var column: Int?
 
+    /// A source; prefer the static factories.
     public init(kind: Kind, path: String, line: Int? = nil, column: Int? = nil) {
         self.kind = kind
         self.path = path

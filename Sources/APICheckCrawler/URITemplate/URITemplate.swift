@@ -29,6 +29,7 @@ public struct URITemplate: Sendable, Hashable, CustomStringConvertible {
         self.components = try parser.parse()
     }
 
+    /// The template as written.
     public var description: String { source }
 
     /// The expressions, in order.
@@ -140,7 +141,9 @@ extension URITemplate {
 
     /// One `{…}` expression.
     public struct Expression: Sendable, Hashable {
+        /// The operator after `{`.
         public var `operator`: Operator
+        /// The variables, in order.
         public var variables: [Variable]
         /// Where the `{` is (0-based, in Unicode scalars).
         public var offset: Int
