@@ -123,7 +123,7 @@ public struct Link: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Makes the target for `href` as a document wrote it: a template when `templated` says so
-    /// or the href contains braces (never fetched literally), otherwise the reference resolved
+    /// or the href contains `{` (never fetched literally), otherwise the reference resolved
     /// against `base`; characters outside ASCII are percent-encoded (IRI → URI).
     public static func target(forHref href: String, base: String, templated: Bool = false) -> Target {
         if templated || URITemplate.looksTemplated(href) {

@@ -70,9 +70,9 @@ public struct URITemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `text` should be treated as a template rather than a plain URI reference: it
-    /// contains an expression brace, which never appears unencoded in a URI.
+    /// contains `{`, which never appears unencoded in a URI.
     public static func looksTemplated(_ text: String) -> Bool {
-        text.utf8.contains(UInt8(ascii: "{")) || text.utf8.contains(UInt8(ascii: "}"))
+        text.utf8.contains(UInt8(ascii: "{"))
     }
 }
 
