@@ -26,6 +26,7 @@ import Testing
         }
         #expect(reason == "'/a b' is not a valid URI reference: it contains a space at offset 2 (write %20)")
         #expect(link("/a b").url == nil)
+        #expect(link("/movies/1}").target == .unresolvable("'/movies/1}' is not a valid URI reference: '}' at offset 9 is not allowed in a URI (write %7D)"))
         guard case .unresolvable(let relative) = link("x", base: "/not/absolute").target else {
             Issue.record("a relative base resolves nothing")
             return

@@ -328,5 +328,6 @@ private let rfcValues: [String: URITemplate.Value] = [
     @Test func looksTemplated() {
         #expect(URITemplate.looksTemplated("/movies/{id}"))
         #expect(!URITemplate.looksTemplated("/movies/1?x=%7B"))
+        #expect(!URITemplate.looksTemplated("/movies/1}"))  // not a template: an invalid URI
     }
 }

@@ -137,7 +137,7 @@ extension JSONLinkWalker {
             return Link.target(forHref: href, base: base)
         }
         if let problem = URLResolution.problem(in: href) {
-            return .unresolvable("'\(href)' is not a valid URI reference: \(problem)")
+            return .unresolvable("'\(href.excerpt(200))' is not a valid URI reference: \(problem)")
         }
         return .template(template)
     }

@@ -26,7 +26,9 @@ extension JSONLinkWalker {
             var curies = curies
             if let linksNode {
                 push("_links")
-                curies.merge(readCuries(linksNode), uniquingKeysWith: { _, local in local })
+                for (name, href) in readCuries(linksNode) where curies[name] != nil || curies.count < Self.maximumCuries {
+                    curies[name] = href
+                }
                 halLinks(linksNode, owner: owner, nested: nested, curies: curies)
                 pop()
             }
@@ -95,12 +97,12 @@ extension JSONLinkWalker {
                 pop()
             }
         case .string(let href):
-            shape(.hal, node, "rel '\(rel)' is a bare string href (as drf-hal-json writes): HAL link objects are {\"href\": …}")
+            shape(.hal, node, "rel '\(rel.excerpt())' is a bare string href (as drf-hal-json writes): HAL link objects are {\"href\": …}")
             stringLink(href, node: node, rel: full, compact: compact, format: .hal, owner: owner, nested: nested)
         case .null:
-            shape(.hal, node, "rel '\(rel)' is a null link: leave the rel out instead")
+            shape(.hal, node, "rel '\(rel.excerpt())' is a null link: leave the rel out instead")
         default:
-            shape(.hal, node, "rel '\(rel)' must be a link object or an array of them, found \(node.typeName)")
+            shape(.hal, node, "rel '\(rel.excerpt())' must be a link object or an array of them, found \(node.typeName)")
         }
     }
 
@@ -109,23 +111,24 @@ extension JSONLinkWalker {
         _ rel: String, _ node: JSONNode, owner: String, nested: Bool, curies: [String: String], inArray: Bool
     ) {
         if case .array = node.kind {
-            shape(.hal, node, "rel '\(rel)' has an array inside its array: write link objects")
+            shape(.hal, node, "rel '\(rel.excerpt())' has an array inside its array: write link objects")
             return
         }
         halRel(rel, node, owner: owner, nested: nested, curies: curies)
     }
 
-    /// `name → href` of the `curies` in a `_links` object.
-    private func readCuries(_ links: JSONNode) -> [String: String] {
-        guard let curies = links["curies"] else { return [:] }
+    /// At most this many CURIEs are in scope: each resource that declares its own copies the
+    /// table it inherits, so the table must stay small whatever a document declares.
+    static var maximumCuries: Int { 32 }
+
+    /// `(name, href)` of the `curies` in a `_links` object, in document order.
+    private func readCuries(_ links: JSONNode) -> [(String, String)] {
+        guard let curies = links["curies"] else { return [] }
         let elements = curies.elements ?? [curies]
-        var result: [String: String] = [:]
-        for element in elements {
-            if let name = element["name"]?.stringValue, let href = element["href"]?.stringValue {
-                result[name] = href
-            }
+        return elements.prefix(Self.maximumCuries).compactMap { element in
+            guard let name = element["name"]?.stringValue, let href = element["href"]?.stringValue else { return nil }
+            return (name, href)
         }
-        return result
     }
 
     /// `acme:widgets` → (the CURIE's href with `{rel}` = `widgets`, `acme:widgets`) when `acme`
@@ -160,14 +163,14 @@ extension JSONLinkWalker {
                     if element.isObject {
                         walkHAL(element, depth: depth + 2, curies: curies, nested: true)
                     } else {
-                        shape(.hal, element, "an embedded '\(member.key)' resource must be an object, found \(element.typeName)")
+                        shape(.hal, element, "an embedded '\(member.key.excerpt())' resource must be an object, found \(element.typeName)")
                     }
                     pop()
                 }
             case .null:
-                shape(.hal, member.value, "embedded '\(member.key)' is null: leave it out instead")
+                shape(.hal, member.value, "embedded '\(member.key.excerpt())' is null: leave it out instead")
             default:
-                shape(.hal, member.value, "embedded '\(member.key)' must be a resource object or an array of them, found \(member.value.typeName)")
+                shape(.hal, member.value, "embedded '\(member.key.excerpt())' must be a resource object or an array of them, found \(member.value.typeName)")
             }
         }
     }
@@ -200,12 +203,12 @@ extension JSONLinkWalker {
             defer { pop() }
             let template = member.value
             guard template.isObject else {
-                shape(.halForms, template, "HAL-FORMS template '\(member.key)' must be an object, found \(template.typeName)")
+                shape(.halForms, template, "HAL-FORMS template '\(member.key.excerpt())' must be an object, found \(template.typeName)")
                 continue
             }
             let method = string(template, "method", .halForms)
             if method == nil {
-                shape(.halForms, template, "HAL-FORMS template '\(member.key)' has no method")
+                shape(.halForms, template, "HAL-FORMS template '\(member.key.excerpt())' has no method")
             }
             let title = string(template, "title", .halForms)
             let contentType = string(template, "contentType", .halForms) ?? "application/json"
@@ -220,7 +223,7 @@ extension JSONLinkWalker {
             if let href {
                 target = Link.target(forHref: href, base: base)
             } else {
-                shape(.halForms, template, "HAL-FORMS template '\(member.key)' has no target and its resource has no self link")
+                shape(.halForms, template, "HAL-FORMS template '\(member.key.excerpt())' has no target and its resource has no self link")
                 target = .unresolvable("the HAL-FORMS template has no target and its resource has no self link")
             }
             collector.add(Link(

@@ -93,11 +93,11 @@ extension JSONLinkWalker {
             defer { pop() }
             let relationship = member.value
             guard relationship.isObject else {
-                shape(.jsonAPI, relationship, "relationship '\(member.key)' must be an object, found \(relationship.typeName)")
+                shape(.jsonAPI, relationship, "relationship '\(member.key.excerpt())' must be an object, found \(relationship.typeName)")
                 continue
             }
             if relationship["links"] == nil && relationship["data"] == nil && relationship["meta"] == nil {
-                shape(.jsonAPI, relationship, "relationship '\(member.key)' has none of 'links', 'data', 'meta'")
+                shape(.jsonAPI, relationship, "relationship '\(member.key.excerpt())' has none of 'links', 'data', 'meta'")
             }
             if let links = relationship["links"] {
                 let relationshipOwner = pointer
@@ -130,7 +130,7 @@ extension JSONLinkWalker {
             case .null:
                 break
             default:
-                shape(.jsonAPI, member.value, "link '\(member.key)' must be a URL string, a link object or null; found \(member.value.typeName)")
+                shape(.jsonAPI, member.value, "link '\(member.key.excerpt())' must be a URL string, a link object or null; found \(member.value.typeName)")
             }
         }
     }

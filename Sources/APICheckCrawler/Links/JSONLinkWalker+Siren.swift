@@ -42,14 +42,14 @@ extension JSONLinkWalker {
                 shape(.sirenLink, entity, "a Siren sub-entity must be an object, found \(entity.typeName)")
                 continue
             }
-            if entity["rel"] == nil {
-                shape(.sirenLink, entity, "a Siren sub-entity must have a 'rel'")
-            }
             if entity["href"] != nil {
                 // An embedded link: a link from this entity to the sub-entity.
                 guard let rels = rels(entity, .sirenLink) else { continue }
                 linkObject(entity, rels: rels.map { ($0, nil) }, format: .sirenLink, owner: owner, nested: nested)
             } else {
+                if entity["rel"] == nil {
+                    shape(.sirenLink, entity, "a Siren sub-entity must have a 'rel'")
+                }
                 walkSiren(entity, depth: depth + 1, nested: true)
             }
         }
@@ -75,7 +75,7 @@ extension JSONLinkWalker {
                 shape(.sirenAction, action, "the Siren action has no name")
             }
             guard let href = string(action, "href", .sirenAction) else {
-                shape(.sirenAction, action, "the Siren action '\(name ?? "#\(index)")' has no href")
+                shape(.sirenAction, action, "the Siren action '\(name?.excerpt() ?? "#\(index)")' has no href")
                 continue
             }
             var fields: [FormField] = []

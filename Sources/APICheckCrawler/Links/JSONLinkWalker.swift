@@ -14,7 +14,7 @@ struct JSONLinkWalker {
     }
 
     var base: String { collector.base }
-    var pointer: String { JSONPointer.pointer(tokens) }
+    var pointer: String { JSONPointer.boundedPointer(tokens) }
 
     mutating func push(_ key: String) { tokens.append(key) }
     mutating func push(_ index: Int) { tokens.append(String(index)) }
@@ -132,9 +132,16 @@ struct JSONLinkWalker {
         _ node: JSONNode, rels: [(rel: String, compact: String?)], format: LinkFormat, owner: String, nested: Bool,
         templatedFlag: Bool = false, name: String? = nil, title: String? = nil
     ) {
-        let relNames = rels.map { "'\($0.compact ?? $0.rel)'" }.joined(separator: ", ")
+        var relNames: String { rels.map { "'\(($0.compact ?? $0.rel).excerpt())'" }.joined(separator: ", ") }
         guard let hrefNode = node["href"] else {
-            shape(format, node, "the \(format) link object for rel \(relNames) has no href")
+            let what =
+                switch format {
+                case .hal: "HAL link object"
+                case .sirenLink: "Siren link"
+                case .linkArray: "link"
+                default: "\(format) link"
+                }
+            shape(format, node, "the \(what) for rel \(relNames) has no href")
             return
         }
         guard case .string(let href) = hrefNode.kind else {
@@ -195,7 +202,8 @@ struct JSONLinkWalker {
         }
     }
 
-    /// The `rel` of a link object: a string, or an array of strings (Siren style).
+    /// The `rel` of a link object: a string, or an array of strings (Siren style, where a plain
+    /// string is accepted but noted).
     mutating func rels(_ element: JSONNode, _ format: LinkFormat) -> [String]? {
         guard let relNode = element["rel"] else {
             shape(format, element, "the link has no rel")
@@ -203,6 +211,11 @@ struct JSONLinkWalker {
         }
         switch relNode.kind {
         case .string(let rel) where !rel.isEmpty:
+            if format == .sirenLink {
+                push("rel")
+                shape(format, relNode, "a Siren rel must be an array of strings, found a string")
+                pop()
+            }
             return [rel]
         case .array(let items):
             let rels = items.compactMap { item -> String? in

@@ -28,14 +28,17 @@ public struct Link: Sendable, Hashable, CustomStringConvertible {
     public var rel: String
     /// The compact form when ``rel`` was expanded from a HAL CURIE (`acme:widgets`).
     public var compactRel: String?
-    /// The href (or template, or HAL-FORMS target) exactly as written.
+    /// The href (or template, or HAL-FORMS target) exactly as written; for a HAL-FORMS template
+    /// without `target`, its resource's `self` href (`""` for the document itself).
     public var href: String
+    /// Where the link leads: a URL, a template, or why neither.
     public var target: Target
     /// As written; `GET` when the format has no method or the document gave none. Vendor tokens
     /// (PayPal's `REDIRECT`) are kept.
     public var method: String
     /// The declared media type of the target, as written (`type`).
     public var type: String?
+    /// The human-readable title (`title`; Collection+JSON and HAL-FORMS `prompt`).
     public var title: String?
     /// HAL and Collection+JSON `name`; for JSON:API relationship links, the relationship name.
     public var name: String?
@@ -43,9 +46,11 @@ public struct Link: Sendable, Hashable, CustomStringConvertible {
     public var deprecation: String?
     /// HAL `profile`.
     public var profile: String?
+    /// The language of the target (`hreflang`).
     public var hreflang: String?
     /// AcmeFlix/PayPal `parameters`, in order.
     public var parameters: [LinkParameter]
+    /// The format the link was found in.
     public var format: LinkFormat
     /// Where the link was written (JSON pointer, XML path, `Link header #n`).
     public var source: LinkSource
@@ -62,6 +67,7 @@ public struct Link: Sendable, Hashable, CustomStringConvertible {
     /// The body type a Siren action or HAL-FORMS template expects (after the format's default).
     public var contentType: String?
 
+    /// A link; the extractor makes them, tests and other fetchers may too.
     public init(
         context: String, base: String, rel: String, compactRel: String? = nil, href: String, target: Target,
         method: String = "GET", type: String? = nil, title: String? = nil, name: String? = nil,
@@ -117,7 +123,7 @@ public struct Link: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Makes the target for `href` as a document wrote it: a template when `templated` says so
-    /// or the href contains braces (never fetched literally), otherwise the reference resolved
+    /// or the href contains `{` (never fetched literally), otherwise the reference resolved
     /// against `base`; characters outside ASCII are percent-encoded (IRI → URI).
     public static func target(forHref href: String, base: String, templated: Bool = false) -> Target {
         if templated || URITemplate.looksTemplated(href) {
@@ -133,10 +139,10 @@ public struct Link: Sendable, Hashable, CustomStringConvertible {
 
     private static func resolvedTarget(_ reference: String, base: String) -> Target {
         if let problem = URLResolution.problem(in: reference) {
-            return .unresolvable("'\(reference)' is not a valid URI reference: \(problem)")
+            return .unresolvable("'\(reference.excerpt(200))' is not a valid URI reference: \(problem)")
         }
         guard let resolved = URLResolution.resolve(URLResolution.encodingNonASCII(reference), against: base) else {
-            return .unresolvable("'\(reference)' is relative and the base '\(base)' is not an absolute URL")
+            return .unresolvable("'\(reference.excerpt(200))' is relative and the base '\(base.excerpt(200))' is not an absolute URL")
         }
         return .url(resolved)
     }
@@ -182,7 +188,7 @@ public struct Link: Sendable, Hashable, CustomStringConvertible {
             switch Self.resolvedTarget(expanded, base: base) {
             case .url(let url): return .url(url)
             case .unresolvable(let reason): return .unresolvable(reason)
-            case .template, .invalidTemplate: return .unresolvable("the expansion '\(expanded)' is not a URI reference")
+            case .template, .invalidTemplate: return .unresolvable("the expansion '\(expanded.excerpt(200))' is not a URI reference")
             }
         }
     }

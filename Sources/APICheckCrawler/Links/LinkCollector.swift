@@ -31,7 +31,8 @@ struct LinkCollector {
     }
 
     mutating func note(_ kind: ShapeNote.Kind, _ severity: Diagnostic.Severity, _ format: LinkFormat?, _ source: LinkSource, _ message: String) {
-        guard notes.count < limits.maximumNotes else {
+        // A cut-short extraction is always reported: there are only a few such notes.
+        guard notes.count < limits.maximumNotes || kind == .limitReached else {
             droppedNotes += 1
             return
         }

@@ -9,6 +9,7 @@ public struct LinkExtraction: Sendable, Hashable {
     /// `true` when the link limit stopped extraction: later links were not extracted.
     public var isTruncated: Bool
 
+    /// An extraction result.
     public init(links: [Link] = [], notes: [ShapeNote] = [], formats: [LinkFormat] = [], isTruncated: Bool = false) {
         self.links = links
         self.notes = notes

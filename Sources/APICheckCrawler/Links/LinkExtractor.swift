@@ -39,6 +39,7 @@ public struct LinkExtractor: Sendable {
         /// Largest `Link` header field read.
         public var maximumHeaderBytes: Int
 
+        /// Limits; the defaults suit API responses (10,000 links, 16 MiB bodies, depth 128).
         public init(
             maximumLinks: Int = 10_000, maximumNotes: Int = 1_000, maximumDepth: Int = 128,
             maximumBodyBytes: Int = 16 << 20, maximumHeaderBytes: Int = 64 << 10
@@ -51,8 +52,10 @@ public struct LinkExtractor: Sendable {
         }
     }
 
+    /// The bounds this extractor applies.
     public var limits: Limits
 
+    /// An extractor with `limits`.
     public init(limits: Limits = Limits()) {
         self.limits = limits
     }
@@ -208,7 +211,7 @@ public struct LinkExtractor: Sendable {
                 case .link(let value):
                     let rels = (value.parameter("rel") ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" })
                     guard !rels.isEmpty else {
-                        collector.shape(.linkHeader, source, "the link to <\(value.target)> has no rel")
+                        collector.shape(.linkHeader, source, "the link to <\(value.target.excerpt(200))> has no rel")
                         continue
                     }
                     var context = base
@@ -218,7 +221,7 @@ public struct LinkExtractor: Sendable {
                             context = resolved
                             nested = URLResolution.normalisedKey(resolved) != URLResolution.normalisedKey(base)
                         } else {
-                            collector.shape(.linkHeader, source, "the anchor '\(anchor)' is not a URI reference that resolves")
+                            collector.shape(.linkHeader, source, "the anchor '\(anchor.excerpt(200))' is not a URI reference that resolves")
                             continue
                         }
                     }

@@ -34,5 +34,6 @@ public enum LinkFormat: String, Sendable, Hashable, CaseIterable, CustomStringCo
         }
     }
 
+    /// The ``displayName``.
     public var description: String { displayName }
 }

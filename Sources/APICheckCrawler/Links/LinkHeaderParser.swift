@@ -14,8 +14,11 @@ package enum LinkHeaderParser {
         /// `(name, value)` in order; names lower-cased; `name*` (RFC 8187) parameters dropped.
         package var parameters: [Parameter]
 
+        /// One `name=value` parameter (value unquoted; empty when the parameter has no value).
         package struct Parameter: Sendable, Hashable {
+            /// Lower-cased.
             package var name: String
+            /// Unquoted.
             package var value: String
         }
 
@@ -31,6 +34,7 @@ package enum LinkHeaderParser {
         case malformed(String)
     }
 
+    /// The link values of one `Link` field value, in order.
     package static func parse(_ field: String) -> [Item] {
         let bytes = Array(field.utf8)
         var items: [Item] = []
@@ -120,7 +124,7 @@ package enum LinkHeaderParser {
                             index += 1
                         }
                         guard closed else {
-                            problem = "the quoted value of '\(name)' at offset \(quoteStart) is never closed"
+                            problem = "the quoted value of '\(name.excerpt())' at offset \(quoteStart) is never closed"
                             break
                         }
                         value = String(decoding: buffer, as: UTF8.self)
@@ -139,7 +143,7 @@ package enum LinkHeaderParser {
             if problem == nil {
                 skipSpace()
                 if index < bytes.count, bytes[index] != UInt8(ascii: ",") {
-                    problem = "expected ';' or ',' after the link to <\(target)>, found \(describe(index))"
+                    problem = "expected ';' or ',' after the link to <\(target.excerpt(200))>, found \(describe(index))"
                 }
             }
             if let problem {

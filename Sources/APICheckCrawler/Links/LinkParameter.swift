@@ -5,10 +5,12 @@ import APICheckJSON
 /// AcmeFlix writes `"parameters": {"rating": "{rating}"}` (a value that is itself a placeholder);
 /// other APIs write arrays of names or of `{name, value}` objects. Order is kept.
 public struct LinkParameter: Sendable, Hashable {
+    /// The parameter name, as written.
     public var name: String
     /// The value as written; `nil` when only the name is given.
     public var value: JSONValue?
 
+    /// A parameter; `value` `nil` when only the name is given.
     public init(name: String, value: JSONValue? = nil) {
         self.name = name
         self.value = value
@@ -29,6 +31,7 @@ public struct LinkParameter: Sendable, Hashable {
 /// One input of a form-like link: a Siren action field, a HAL-FORMS property, a Collection+JSON
 /// query `data` entry.
 public struct FormField: Sendable, Hashable {
+    /// The field name, as written.
     public var name: String
     /// The declared input type (Siren `type`, HAL-FORMS `type`), as written.
     public var type: String?
@@ -39,6 +42,7 @@ public struct FormField: Sendable, Hashable {
     /// Siren `title`, HAL-FORMS and Collection+JSON `prompt`.
     public var title: String?
 
+    /// A form field.
     public init(name: String, type: String? = nil, value: JSONValue? = nil, isRequired: Bool = false, title: String? = nil) {
         self.name = name
         self.type = type

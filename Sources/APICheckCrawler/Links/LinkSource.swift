@@ -1,5 +1,8 @@
 /// Where in a response a link (or a note) was found, for the report: an RFC 6901 JSON pointer,
 /// an XPath-like element path, or the position of a `Link` header value.
+///
+/// Paths are exact for any sensible document; in hostile ones, names over 128 characters and
+/// paths over 1,024 bytes are cut and marked with `…`.
 public struct LinkSource: Sendable, Hashable, CustomStringConvertible {
     /// The kind of place ``path`` names.
     public enum Kind: String, Sendable, Hashable {
@@ -12,13 +15,16 @@ public struct LinkSource: Sendable, Hashable, CustomStringConvertible {
         case linkHeader = "link-header"
     }
 
+    /// What kind of place ``path`` names.
     public var kind: Kind
+    /// The pointer, element path or `Link header #n`.
     public var path: String
     /// Line of the body where the item starts, when known (1-based).
     public var line: Int?
     /// Column of the body where the item starts, when known (1-based, in bytes).
     public var column: Int?
 
+    /// A source; prefer the static factories.
     public init(kind: Kind, path: String, line: Int? = nil, column: Int? = nil) {
         self.kind = kind
         self.path = path
@@ -52,15 +58,16 @@ public enum JSONPointer {
     /// Escapes one reference token: `~` becomes `~0`, `/` becomes `~1` (RFC 6901 §3).
     public static func escape(_ token: String) -> String {
         guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
-        var escaped = ""
-        for character in token {
-            switch character {
-            case "~": escaped += "~0"
-            case "/": escaped += "~1"
-            default: escaped.append(character)
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(token.utf8.count + 8)
+        for byte in token.utf8 {
+            switch byte {
+            case UInt8(ascii: "~"): escaped += [UInt8(ascii: "~"), UInt8(ascii: "0")]
+            case UInt8(ascii: "/"): escaped += [UInt8(ascii: "~"), UInt8(ascii: "1")]
+            default: escaped.append(byte)
             }
         }
-        return escaped
+        return String(decoding: escaped, as: UTF8.self)
     }
 
     /// The pointer for `tokens`, each escaped: `["_links", "a/b", "0"]` → `/_links/a~1b/0`.
@@ -68,6 +75,19 @@ public enum JSONPointer {
         var result = ""
         for token in tokens {
             result += "/" + escape(token)
+        }
+        return result
+    }
+
+    /// Like ``pointer(_:)``, but tokens longer than `tokenLimit` characters and pointers longer
+    /// than `totalLimit` bytes are cut and marked with `…`: what extraction records, so that a
+    /// hostile document cannot make every link carry a megabyte-long path.
+    package static func boundedPointer(_ tokens: [String], tokenLimit: Int = 128, totalLimit: Int = 1024) -> String {
+        var result = ""
+        for token in tokens {
+            // Cut before escaping: escaping a megabyte key per link would be the cost to avoid.
+            result += "/" + escape(token.excerpt(tokenLimit)).excerpt(tokenLimit)
+            if result.utf8.count > totalLimit { return result.excerpt(totalLimit) }
         }
         return result
     }

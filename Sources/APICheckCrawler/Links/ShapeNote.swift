@@ -7,8 +7,11 @@ import APICheckModel
 public struct ShapeNote: Sendable, Hashable, CustomStringConvertible {
     /// The kind of note, as a stable identifier.
     public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The identifier (`format-shape`, …).
         public var rawValue: String
+        /// A kind from its identifier.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The identifier.
         public var description: String { rawValue }
 
         /// The representation does not follow the format it uses (the `format-shape` rule).
@@ -19,13 +22,18 @@ public struct ShapeNote: Sendable, Hashable, CustomStringConvertible {
         public static let limitReached = Kind(rawValue: "limit-reached")
     }
 
+    /// What sort of note this is.
     public var kind: Kind
+    /// How serious the extractor thinks it is (`format-shape` notes are warnings, as the rule's default).
     public var severity: Diagnostic.Severity
     /// The format the note is about, when there is one.
     public var format: LinkFormat?
+    /// Where in the response the note applies.
     public var source: LinkSource
+    /// What is wrong, in a sentence.
     public var message: String
 
+    /// A note.
     public init(kind: Kind, severity: Diagnostic.Severity, format: LinkFormat?, source: LinkSource, message: String) {
         self.kind = kind
         self.severity = severity

@@ -9,16 +9,20 @@ struct XMLLinkWalker {
     var collector: LinkCollector
     /// `(local name, 1-based index among same-named siblings)` from the root down; the root has no index.
     private var steps: [(name: String, index: Int?)] = []
+    private var reportedDepth = false
 
     init(collector: LinkCollector) {
         self.collector = collector
     }
 
+    /// The element path, cut like ``JSONPointer/boundedPointer(_:tokenLimit:totalLimit:)`` in
+    /// hostile documents.
     private var path: String {
         var result = ""
         for step in steps {
-            result += "/" + step.name
+            result += "/" + step.name.excerpt(128)
             if let index = step.index { result += "[\(index)]" }
+            if result.utf8.count > 1024 { return result.excerpt(1024) }
         }
         return result
     }
@@ -29,7 +33,16 @@ struct XMLLinkWalker {
     }
 
     private mutating func walk(_ element: XMLElement, depth: Int, nested: Bool) {
-        guard !collector.isFull, depth <= collector.limits.maximumDepth else { return }
+        guard !collector.isFull else { return }
+        guard depth <= collector.limits.maximumDepth else {
+            if !reportedDepth {
+                reportedDepth = true
+                collector.note(
+                    .limitReached, .warning, .xml, .xmlPath(path, line: element.position.line, column: element.position.column),
+                    "elements nest deeper than \(collector.limits.maximumDepth) levels: links below here were not extracted")
+            }
+            return
+        }
         var counts: [String: Int] = [:]
         let owner = path
         for child in element.elements {

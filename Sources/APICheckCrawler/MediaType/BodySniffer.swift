@@ -17,6 +17,7 @@ public struct BodySniffer: Sendable {
         /// The checker has no test for this type, or the body is too large to check.
         case notChecked(String)
 
+        /// `agrees`, `disagrees: …` or `not checked: …`.
         public var description: String {
             switch self {
             case .agrees: "agrees"
@@ -31,6 +32,7 @@ public struct BodySniffer: Sendable {
     /// Deepest JSON nesting accepted.
     public var maximumJSONDepth: Int
 
+    /// A sniffer with the given bounds (32 MiB, depth 256 by default).
     public init(maximumBytes: Int = 32 << 20, maximumJSONDepth: Int = 256) {
         self.maximumBytes = maximumBytes
         self.maximumJSONDepth = maximumJSONDepth

@@ -20,6 +20,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
         /// As written, without quotes or quoted-pair backslashes.
         public var value: String
 
+        /// A parameter; `name` is lower-cased.
         public init(name: String, value: String) {
             self.name = name.lowercased()
             self.value = value
@@ -36,6 +37,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     /// In order, names lower-cased.
     public let parameters: [Parameter]
 
+    /// A media type from its parts; `type` and `subtype` are lower-cased, not validated.
     public init(type: String, subtype: String, parameters: [Parameter] = []) {
         self.type = type.lowercased()
         self.subtype = subtype.lowercased()

@@ -8,8 +8,11 @@
 public struct MediaTypeProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of problem, as a stable identifier (new kinds can be added without breaking callers).
     public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The identifier (`missing-top-level-type`, …).
         public var rawValue: String
+        /// A kind from its identifier.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The identifier.
         public var description: String { rawValue }
 
         /// Nothing but whitespace.
@@ -34,6 +37,7 @@ public struct MediaTypeProblem: Error, Sendable, Hashable, CustomStringConvertib
         public static let wildcard = Kind(rawValue: "wildcard")
     }
 
+    /// What sort of problem this is.
     public var kind: Kind
     /// The text that has the problem, as written.
     public var text: String
@@ -44,6 +48,7 @@ public struct MediaTypeProblem: Error, Sendable, Hashable, CustomStringConvertib
     /// The media type to write instead, when there is an obvious one.
     public var suggestion: String?
 
+    /// A problem.
     public init(kind: Kind, text: String, message: String, offset: Int? = nil, suggestion: String? = nil) {
         self.kind = kind
         self.text = text
@@ -52,5 +57,6 @@ public struct MediaTypeProblem: Error, Sendable, Hashable, CustomStringConvertib
         self.suggestion = suggestion
     }
 
+    /// The ``message``.
     public var description: String { message }
 }

@@ -4,12 +4,18 @@
 /// written, without decoding; `nil` means absent, which differs from empty (`http://a/b?` has
 /// an empty query).
 public struct URIReference: Sendable, Hashable, CustomStringConvertible {
+    /// The scheme, as written (`http`), without the colon.
     public var scheme: String?
+    /// `userinfo@host:port`, as written, without the `//`.
     public var authority: String?
+    /// The path, as written (may be empty).
     public var path: String
+    /// The query, without the `?`.
     public var query: String?
+    /// The fragment, without the `#`.
     public var fragment: String?
 
+    /// A reference from its components.
     public init(scheme: String? = nil, authority: String? = nil, path: String = "", query: String? = nil, fragment: String? = nil) {
         self.scheme = scheme
         self.authority = authority

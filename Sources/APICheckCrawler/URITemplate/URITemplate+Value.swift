@@ -12,17 +12,23 @@ extension URITemplate {
 
         /// One `(name, value)` of an associative array.
         public struct Pair: Sendable, Hashable {
+            /// The name.
             public var key: String
+            /// The value.
             public var value: String
 
+            /// A pair.
             public init(_ key: String, _ value: String) {
                 self.key = key
                 self.value = value
             }
         }
 
+        /// A string value.
         public init(stringLiteral value: String) { self = .string(value) }
+        /// A list value.
         public init(arrayLiteral elements: String...) { self = .list(elements) }
+        /// An associative array, in the literal's order.
         public init(dictionaryLiteral elements: (String, String)...) {
             self = .associativeArray(elements.map { Pair($0.0, $0.1) })
         }

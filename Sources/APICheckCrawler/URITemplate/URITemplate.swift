@@ -29,6 +29,7 @@ public struct URITemplate: Sendable, Hashable, CustomStringConvertible {
         self.components = try parser.parse()
     }
 
+    /// The template as written.
     public var description: String { source }
 
     /// The expressions, in order.
@@ -69,9 +70,9 @@ public struct URITemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `text` should be treated as a template rather than a plain URI reference: it
-    /// contains an expression brace, which never appears unencoded in a URI.
+    /// contains `{`, which never appears unencoded in a URI.
     public static func looksTemplated(_ text: String) -> Bool {
-        text.utf8.contains(UInt8(ascii: "{")) || text.utf8.contains(UInt8(ascii: "}"))
+        text.utf8.contains(UInt8(ascii: "{"))
     }
 }
 
@@ -140,7 +141,9 @@ extension URITemplate {
 
     /// One `{…}` expression.
     public struct Expression: Sendable, Hashable {
+        /// The operator after `{`.
         public var `operator`: Operator
+        /// The variables, in order.
         public var variables: [Variable]
         /// Where the `{` is (0-based, in Unicode scalars).
         public var offset: Int
