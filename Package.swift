@@ -85,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "apicheck",
             dependencies: [
-                "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates",
+                "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -102,7 +102,7 @@ let package = Package(
             dependencies: ["APICheckStubFiles", "APICheckModel"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "APICheckCLITests", dependencies: ["APICheckJSON"]),
+        .testTarget(name: "APICheckCLITests", dependencies: ["APICheckJSON", "APICheckReport"]),
         .testTarget(name: "APICheckReportTests", dependencies: ["APICheckReport", "APICheckJSON", "APICheckXML"]),
         .testTarget(
             name: "APICheckCrawlerTests",
