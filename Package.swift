@@ -103,7 +103,7 @@ let package = Package(
             dependencies: ["APICheckStubFiles", "APICheckModel"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "APICheckCLITests", dependencies: ["APICheckJSON"]),
+        .testTarget(name: "APICheckCLITests", dependencies: ["APICheckJSON", "APICheckReport"]),
         .testTarget(name: "APICheckReportTests", dependencies: ["APICheckReport", "APICheckJSON", "APICheckXML"]),
         .testTarget(
             name: "APICheckCrawlerTests",

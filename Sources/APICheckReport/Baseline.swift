@@ -155,8 +155,8 @@ extension Baseline.Entry {
         let object = try reader.object(node, "a baseline entry")
         let fingerprintNode = try reader.member(object, "fingerprint")
         let fingerprint = try reader.stringValue(fingerprintNode, "fingerprint")
-        guard fingerprint.utf8.count == 32, fingerprint.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
-            throw reader.error("a fingerprint is 32 lower-case hex digits", at: fingerprintNode.position)
+        guard fingerprint.utf8.count == 16, fingerprint.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
+            throw reader.error("a fingerprint is 16 lower-case hex digits", at: fingerprintNode.position)
         }
         self.init(
             fingerprint: fingerprint,

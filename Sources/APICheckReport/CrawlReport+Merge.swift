@@ -6,8 +6,10 @@ extension CrawlReport {
     /// Identical findings, checks and errors are kept once; crawler statistics and suppressed
     /// counts are summed; the merged crawl starts with the earliest shard and ends with the
     /// latest; stale baseline entries are those stale in every shard that applied a baseline.
-    /// The result has no shard. The reports must share schema version, tool, root and rule
-    /// configuration; the first report's tool version is kept.
+    /// The result has no shard. The reports must share schema version, tool, root, rule
+    /// configuration and shard count; the first report's tool version is kept. When shards of an
+    /// `n`-way crawl are missing, the result carries an infrastructure error naming them (its
+    /// findings are incomplete, so it exits 2).
     public static func merging(_ reports: [CrawlReport]) throws(ReportMergeError) -> CrawlReport {
         guard let first = reports.first else { throw .noReports }
         for report in reports.dropFirst() {
@@ -23,6 +25,11 @@ extension CrawlReport {
             if report.configuration != first.configuration {
                 throw .mismatch("rule configuration", first.configuration.summary, report.configuration.summary)
             }
+        }
+        let shardCounts = Set(reports.compactMap(\.shard?.count))
+        if shardCounts.count > 1 {
+            let counts = shardCounts.sorted()
+            throw .mismatch("shard count", String(counts[0]), String(counts[1]))
         }
 
         let start = reports.map { ReportTime.milliseconds($0.startTime) }.min() ?? 0
@@ -50,11 +57,26 @@ extension CrawlReport {
             baseline = BaselineSummary(suppressed: summaries.reduce(0) { $0 + $1.suppressed }, stale: entries)
         }
 
+        // A shard that is missing left its links unchecked: the merged findings are incomplete,
+        // which is an infrastructure error like an aborted crawl (exit code 2), not a silent gap.
+        var errors = reports.flatMap(\.errors)
+        let shards = reports.compactMap(\.shard)
+        if let count = shards.first?.count {
+            let present = Set(shards.map(\.index))
+            let missing = (1...count).filter { !present.contains($0) }
+            if !missing.isEmpty {
+                let listed = missing.prefix(10).map { "\($0)/\(count)" }.joined(separator: ", ") + (missing.count > 10 ? ", …" : "")
+                errors.append(
+                    CrawlProblem(
+                        message: "\(missing.count) of \(count) shards missing from the merge (\(listed)): their links were not checked"))
+            }
+        }
+
         return CrawlReport(
             schemaVersion: first.schemaVersion, tool: first.tool, root: first.root,
             startTime: Date(timeIntervalSince1970: Double(start) / 1000), duration: .milliseconds(max(0, end - start)),
             shard: nil, configuration: first.configuration, statistics: statistics,
-            checks: reports.flatMap(\.checks), findings: reports.flatMap(\.findings), errors: reports.flatMap(\.errors),
+            checks: reports.flatMap(\.checks), findings: reports.flatMap(\.findings), errors: errors,
             baseline: baseline)
     }
 }

@@ -213,12 +213,11 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// `i/n`.
     public var description: String { "\(index)/\(count)" }
 
-    /// Whether this shard owns `url`: the SHA-256 of the normalised URL (the same normalisation as
-    /// fingerprints) modulo the shard count, so every machine splits a crawl the same way.
+    /// Whether this shard owns `url`: the 64-bit FNV-1a hash of the normalised URL (the same
+    /// normalisation and hash as fingerprints) modulo the shard count, so every machine splits a
+    /// crawl the same way.
     public func contains(url: String) -> Bool {
-        let digest = SHA256.digest(Array(URLParts(url).normalized.utf8))
-        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return Int(value % UInt64(count)) == index - 1
+        Int(FNV1a.hash64(URLParts(url).normalized.utf8) % UInt64(count)) == index - 1
     }
 }
 

@@ -86,7 +86,7 @@ public struct Finding: Sendable, Hashable {
     /// same fingerprint in every run, whatever its severity or message wording.
     ///
     /// Built from the rule id, the method (upper-cased), the normalised URL (see docs/reports.md),
-    /// the rel and the source pointer, hashed with SHA-256; 32 lower-case hex digits.
+    /// the rel and the source pointer, hashed with 64-bit FNV-1a; 16 lower-case hex digits.
     public var fingerprint: String {
         var input: [UInt8] = []
         for field in [rule.rawValue, method.uppercased(), URLParts(url).normalized, rel ?? "", sourcePointer ?? ""] {
@@ -95,7 +95,7 @@ public struct Finding: Sendable, Hashable {
             input.append(UInt8(ascii: ":"))
             input.append(contentsOf: Array(field.utf8))
         }
-        return SHA256.hexDigest(input, byteCount: 16)
+        return FNV1a.hexDigest(input)
     }
 
     /// The order of every report: URL, method, rule, source pointer, then the remaining fields,

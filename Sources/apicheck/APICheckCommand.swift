@@ -13,9 +13,10 @@ struct APICheckCommand: AsyncParsableCommand {
               apicheck lint stubs/acmeflix
               apicheck show stubs/acmeflix/root.xml
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
+              apicheck report merge shard-*.json --format junit --output report.xml
             """,
         version: APICheckVersion.current,
-        subcommands: [LintCommand.self, ShowCommand.self, CrawlCommand.self]
+        subcommands: [LintCommand.self, ShowCommand.self, CrawlCommand.self, ReportCommand.self]
     )
 
     /// Exit codes follow FORMATS §7: 0 clean, 1 problems found, 2 usage or infrastructure errors.
@@ -27,6 +28,11 @@ struct APICheckCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as UsageError {
+            // Found while running (a bad baseline, an unreadable report): the message is located
+            // and says what to do; ArgumentParser's usage text would only bury it.
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            Foundation.exit(2)
         } catch {
             let code = exitCode(for: error)
             if code == .success || code == .failure {

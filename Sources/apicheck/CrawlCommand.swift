@@ -105,6 +105,8 @@ struct CrawlCommand: AsyncParsableCommand {
 
     func run() async throws {
         let options = try makeOptions()
+        // A bad baseline fails now, not after a long crawl.
+        _ = try report.loadBaseline()
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")
         let progress = ProgressLine.ifTerminal()
         let logger = Logger(label: "apicheck.crawl")
@@ -125,7 +127,7 @@ struct CrawlCommand: AsyncParsableCommand {
             crawlReport = await Crawler(fetcher: fetcher, options: options, logger: logger).run(tool: tool, progress: progress?.update)
         }
         progress?.finish()
-        let code = try report.emit(crawlReport)
+        let code = try report.emit(crawlReport, redaction: options.redaction)
         if code != 0 { throw ExitCode(code) }
     }
 

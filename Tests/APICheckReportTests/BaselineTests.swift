@@ -11,7 +11,7 @@ import Testing
                   "description": "Known findings of apicheck crawl: findings with these fingerprints do not fail the crawl.",
                   "entries": [
                     {
-                      "fingerprint": "235ca1f50e46e09de31dbc3547e1d4ac",
+                      "fingerprint": "d78fc725aa0100e9",
                       "rule": "link-resolves",
                       "method": "GET",
                       "url": "https://api.example.com/movies/3/poster",
@@ -65,9 +65,9 @@ import Testing
         (#"{"schemaVersion": 1}"#, #"b.json:1:1: error: missing member "entries""#),
         (#"{"schemaVersion": 9, "entries": []}"#, "b.json:1:19: error: unsupported baseline schemaVersion 9; this apicheck reads version 1"),
         (#"{"schemaVersion": 1, "entries": [{"fingerprint": "xyz", "rule": "link-resolves", "method": "GET", "url": "u"}]}"#,
-         "b.json:1:50: error: a fingerprint is 32 lower-case hex digits"),
-        (#"{"schemaVersion": 1, "entries": [{"fingerprint": "235ca1f50e46e09de31dbc3547e1d4ac", "rule": "nope", "method": "GET", "url": "u"}]}"#,
-         "b.json:1:94: error: unknown rule \"nope\"; valid rules: link-resolves, method-valid, type-matches, type-syntax, content-type-present, self-consistent, duplicate-rel, format-shape, template-valid"),
+         "b.json:1:50: error: a fingerprint is 16 lower-case hex digits"),
+        (#"{"schemaVersion": 1, "entries": [{"fingerprint": "d78fc725aa0100e9", "rule": "nope", "method": "GET", "url": "u"}]}"#,
+         "b.json:1:78: error: unknown rule \"nope\"; valid rules: link-resolves, method-valid, type-matches, type-syntax, content-type-present, self-consistent, duplicate-rel, format-shape, template-valid"),
         (#"{"schemaVersion": 1, "entries": [1]}"#, "b.json:1:34: error: expected a baseline entry to be an object, found a number"),
     ])
     func badFilesAreLocated(text: String, message: String) {

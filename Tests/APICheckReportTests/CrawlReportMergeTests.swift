@@ -63,9 +63,34 @@ import Testing
         let version = #expect(throws: ReportMergeError.self) { try CrawlReport.merging([base, otherVersion]) }
         #expect(version?.description.contains("schemaVersion differs ('1' and '2')") == true)
 
+        var threeWay = base
+        threeWay.shard = Shard(index: 1, count: 3)
+        var fourWay = base
+        fourWay.shard = Shard(index: 2, count: 4)
+        let counts = #expect(throws: ReportMergeError.self) { try CrawlReport.merging([threeWay, fourWay]) }
+        #expect(counts?.description == "the reports are not shards of one crawl: their shard count differs ('3' and '4')")
+
         // Spellings of one root are one root.
         var spelled = base
         spelled.root = "HTTPS://API.example.com:443"
         #expect(try CrawlReport.merging([base, spelled]).root == base.root)
+    }
+
+    @Test func missingShardsMakeTheMergeIncomplete() throws {
+        var first = shard(1, findings: [], checks: [], start: 0, milliseconds: 1)
+        first.shard = Shard(index: 1, count: 4)
+        var third = first
+        third.shard = Shard(index: 3, count: 4)
+        let merged = try CrawlReport.merging([first, third])
+        #expect(merged.errors == [CrawlProblem(message: "2 of 4 shards missing from the merge (2/4, 4/4): their links were not checked")])
+        #expect(merged.exitCode == .infrastructureError)
+
+        let half = shard(1, findings: [], checks: [], start: 0, milliseconds: 1)
+        var whole = half
+        whole.shard = Shard(index: 2, count: 2)
+        #expect(try CrawlReport.merging([half, whole]).errors.isEmpty)
+        // Reports without shards (whole crawls) have nothing to miss.
+        whole.shard = nil
+        #expect(try CrawlReport.merging([whole, whole]).errors.isEmpty)
     }
 }

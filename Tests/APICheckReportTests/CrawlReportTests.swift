@@ -120,6 +120,33 @@ import Testing
         }
         #expect(sizes.allSatisfy { $0 > 60 }, "\(sizes)")
     }
+
+    /// Shards of one crawl may run different builds; the assignment is part of the format.
+    @Test func assignmentIsPinned() throws {
+        let pinned: [(String, Int, Int)] = [
+            ("https://api.example.com/", 3, 2), ("https://API.example.com:443/movies/3/poster#x", 4, 3),
+            ("https://api.example.com/movies?page=2", 1, 2),
+        ]
+        for (url, ofFour, ofThree) in pinned {
+            #expect(try #require(Shard(index: ofFour, count: 4)).contains(url: url), "\(url)")
+            #expect(try #require(Shard(index: ofThree, count: 3)).contains(url: url), "\(url)")
+        }
+    }
+
+    /// CI matrices are often 2, 4 or 8 wide: power-of-two counts must split evenly too.
+    @Test func powerOfTwoCountsSplitEvenly() throws {
+        for count in [2, 4, 8] {
+            let shards = try (1...count).map { try #require(Shard(index: $0, count: count)) }
+            var sizes = Array(repeating: 0, count: count)
+            for number in 0..<800 {
+                for url in ["https://api.example.com/orders/\(number)/items", "https://api.example.com/people/p\(number * 7919 % 1000)"] {
+                    if let owner = shards.first(where: { $0.contains(url: url) }) { sizes[owner.index - 1] += 1 }
+                }
+            }
+            #expect(sizes.reduce(0, +) == 1600)
+            #expect(sizes.allSatisfy { $0 > 1600 / count * 3 / 4 }, "\(count): \(sizes)")
+        }
+    }
 }
 
 @Suite struct ReportTimeTests {

@@ -10,8 +10,8 @@ import Testing
 
     /// Baselines written by one version must keep matching in the next: the algorithm is pinned.
     @Test func fingerprintIsPinned() {
-        #expect(SampleReports.brokenPoster.fingerprint == "235ca1f50e46e09de31dbc3547e1d4ac")
-        #expect(SampleReports.brokenPoster.fingerprint.utf8.count == 32)
+        #expect(SampleReports.brokenPoster.fingerprint == "d78fc725aa0100e9")
+        #expect(SampleReports.brokenPoster.fingerprint.utf8.count == 16)
     }
 
     @Test func fingerprintIgnoresSeverityWordingAndEvidence() {
@@ -126,16 +126,22 @@ import Testing
     }
 }
 
-@Suite struct SHA256Tests {
-    @Test func knownVectors() {
-        #expect(SHA256.hexDigest([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hexDigest(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(
-            SHA256.hexDigest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
-                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(
-            SHA256.hexDigest(Array(String(repeating: "a", count: 1000).utf8))
-                == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
-        #expect(SHA256.hexDigest(Array("abc".utf8), byteCount: 4) == "ba7816bf")
+/// FNV-1a 64 is part of the report format (fingerprints, shards): published test vectors pin it.
+@Suite struct FNV1aTests {
+    @Test func publishedVectors() {
+        #expect(FNV1a.hash64([UInt8]()) == 0xcbf2_9ce4_8422_2325)
+        #expect(FNV1a.hash64(Array("a".utf8)) == 0xaf63_dc4c_8601_ec8c)
+        #expect(FNV1a.hash64(Array("foobar".utf8)) == 0x8594_4171_f739_67e8)
+        #expect(FNV1a.hexDigest(Array("foobar".utf8)) == "85944171f73967e8")
+    }
+
+    @Test func hexIsZeroPaddedToSixteenDigits() {
+        // Search a few inputs for a hash with a leading zero nibble; the digest must keep it.
+        let input = (0..<1000).map { Array("x\($0)".utf8) }.first { FNV1a.hash64($0) >> 60 == 0 }
+        let bytes = input ?? []
+        #expect(input != nil)
+        #expect(FNV1a.hexDigest(bytes).utf8.count == 16)
+        #expect(FNV1a.hexDigest(bytes).hasPrefix("0"))
+        #expect(UInt64(FNV1a.hexDigest(bytes), radix: 16) == FNV1a.hash64(bytes))
     }
 }

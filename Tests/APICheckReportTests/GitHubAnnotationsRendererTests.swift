@@ -40,7 +40,7 @@ import Testing
         let output = GitHubAnnotationsRenderer().render(report)
         #expect(
             output == """
-                ::notice title=apicheck%3A stale baseline entries::1 baseline entry matches no finding any more:%0Alink-resolves GET https://api.example.com/movies/3/poster [235ca1f50e46e09de31dbc3547e1d4ac]
+                ::notice title=apicheck%3A stale baseline entries::1 baseline entry matches no finding any more:%0Alink-resolves GET https://api.example.com/movies/3/poster [d78fc725aa0100e9]
                 apicheck: 0 errors, 0 warnings in 0 checked links (0 not checked, 0 skipped), 0 suppressed by the baseline; exit code 0.
 
                 """)

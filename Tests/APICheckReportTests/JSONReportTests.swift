@@ -172,10 +172,10 @@ import Testing
         var text = JSONReportRenderer().render(SampleReports.report())
         text = text.replacingOccurrences(of: #""exitCode": 1"#, with: #""exitCode": 0"#)
         text = text.replacingOccurrences(of: #""linksFound": 6"#, with: #""linksFound": 600"#)
-        text = text.replacingOccurrences(of: #""fingerprint": "235ca1f50e46e09de31dbc3547e1d4ac""#, with: #""fingerprint": "forged""#)
+        text = text.replacingOccurrences(of: #""fingerprint": "d78fc725aa0100e9""#, with: #""fingerprint": "forged""#)
         let decoded = try CrawlReport(decoding: Array(text.utf8))
         #expect(decoded.exitCode == .contractViolations)
         #expect(decoded.counts.linksFound == 6)
-        #expect(decoded.findings.contains { $0.fingerprint == "235ca1f50e46e09de31dbc3547e1d4ac" })
+        #expect(decoded.findings.contains { $0.fingerprint == "d78fc725aa0100e9" })
     }
 }

@@ -46,7 +46,7 @@ import Testing
               error: connection refused (https://api.example.com/)
 
             Baseline: 1 entry matches no finding any more (remove or rewrite the baseline):
-              link-resolves GET https://api.example.com/movies/3/poster [235ca1f50e46e09de31dbc3547e1d4ac]
+              link-resolves GET https://api.example.com/movies/3/poster [d78fc725aa0100e9]
 
             Summary: 4 resources fetched, 5 requests; 1 link: 1 checked, 0 not checked, 0 skipped; 0 errors, 0 warnings, 0 suppressed by the baseline; 1 infrastructure error (strict: warnings fail). Crawl incomplete (exit 2).
 

@@ -1,0 +1,148 @@
+import APICheckModel
+import APICheckReport
+import ArgumentParser
+import Foundation
+
+/// `apicheck report`: work with the JSON reports that `apicheck crawl --format json` writes.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Work with JSON crawl reports: merge the shards of one crawl.",
+        discussion: """
+            Examples:
+              apicheck report merge shard-*.json --format junit --output report.xml
+              apicheck report merge shard-*.json --baseline baseline.json --format github
+            """,
+        subcommands: [Merge.self]
+    )
+}
+
+extension ReportCommand {
+    /// `apicheck report merge <report.json>… [report options]`: the shards of one crawl as one
+    /// report, in any format, with the exit code of the whole crawl.
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "merge",
+            abstract: "Merge the JSON reports of a sharded crawl into one report, in any format.",
+            discussion: """
+                Reads the JSON reports that the shards of one crawl wrote ('apicheck crawl … \
+                --shard i/n --format json'), keeps identical findings, checks and errors once, \
+                and writes the merged report as 'apicheck crawl' would: the same --format, \
+                --output, --rule, --strict, --baseline and --write-baseline. Apply a baseline \
+                here, to the merged report, rather than in each shard: only then are its stale \
+                entries exact.
+
+                Exit status: 0 when no finding fails; 1 when one does (an error, or a warning \
+                with --strict); 2 when a report cannot be read, the reports are not shards of \
+                one crawl (different root, tool, schema version, rule levels or shard count), \
+                a shard is missing or a shard had an infrastructure error.
+
+                Examples:
+                  apicheck report merge shard-*.json --format junit --output report.xml
+                  apicheck report merge shard-*.json --baseline baseline.json --format github
+                  apicheck report merge shard-*.json --write-baseline baseline.json
+
+                  # GitHub Actions: four crawl jobs in parallel, then one merge job.
+                  crawl:
+                    strategy: { matrix: { shard: [1, 2, 3, 4] } }
+                    steps:
+                      - run: >-
+                          apicheck crawl "$ROOT" --shard ${{ matrix.shard }}/4
+                          --format json --output shard-${{ matrix.shard }}.json
+                      # then upload shard-*.json as artifacts
+                  merge:
+                    needs: crawl
+                    steps:
+                      # download the shard-*.json artifacts, then:
+                      - run: >-
+                          apicheck report merge shard-*.json
+                          --format junit --output report.xml
+                      - run: >-
+                          apicheck report merge shard-*.json
+                          --format markdown >> "$GITHUB_STEP_SUMMARY"
+                        if: always()
+                """
+        )
+
+        /// No CI matrix is wider than `Shard` allows.
+        static let maximumReports = 10_000
+        /// All reports together; each is also bounded by ``ReportOptions/maximumReportBytes``.
+        static let maximumTotalBytes = 1 << 30
+
+        @Argument(
+            help: ArgumentHelp("The JSON reports of the shards ('apicheck crawl --shard i/n --format json').", valueName: "report.json"),
+            completion: .file(extensions: ["json"]))
+        var reports: [String]
+
+        @OptionGroup var options: ReportOptions
+
+        func validate() throws {
+            if reports.isEmpty {
+                throw ValidationError("Name the shard reports to merge, e.g. 'apicheck report merge shard-*.json'.")
+            }
+            if reports.count > Self.maximumReports {
+                throw ValidationError("\(reports.count) reports: a crawl has at most \(Self.maximumReports) shards.")
+            }
+        }
+
+        func run() throws {
+            var decoded: [ReadReport] = []
+            var totalBytes = 0
+            for path in reports {
+                let report = try read(path)
+                totalBytes += report.bytes
+                guard totalBytes <= Self.maximumTotalBytes else {
+                    throw UsageError(path: path, message: "the reports together are more than \(Self.maximumTotalBytes) bytes, the limit of a merge")
+                }
+                decoded.append(report)
+            }
+            let merged: CrawlReport
+            do {
+                merged = try CrawlReport.merging(decoded.map(\.report))
+            } catch {
+                throw mismatch(error, in: decoded)
+            }
+            let code = try options.emit(merged)
+            if code != 0 { throw ExitCode(code) }
+        }
+
+        private struct ReadReport {
+            var path: String
+            var report: CrawlReport
+            var bytes: Int
+        }
+
+        private func read(_ path: String) throws(UsageError) -> ReadReport {
+            let note = "report merge reads the reports that 'apicheck crawl --shard i/n --format json --output FILE' writes; "
+                + "check that every shard job finished and its report was downloaded"
+            switch BoundedFileReader.read(path, maximumBytes: ReportOptions.maximumReportBytes) {
+            case .failure(.cannotOpen(let reason)):
+                throw UsageError(path: path, message: "cannot read the report: \(reason)", note: note)
+            case .failure(.notRegular):
+                throw UsageError(path: path, message: "the report is not a regular file", note: note)
+            case .failure(.tooLarge(let size)):
+                throw UsageError(path: path, message: "the report is \(size) bytes, more than the limit of \(ReportOptions.maximumReportBytes)")
+            case .success(let bytes):
+                do {
+                    return ReadReport(path: path, report: try CrawlReport(decoding: bytes, path: path), bytes: bytes.count)
+                } catch {
+                    throw UsageError("\(error.description)\nnote: \(note)")
+                }
+            }
+        }
+
+        /// Names the file that does not belong with the first one, when one pair shows it.
+        private func mismatch(_ error: ReportMergeError, in decoded: [ReadReport]) -> UsageError {
+            let note = "merge only the reports of one crawl: the same root, tool, --rule and --strict settings and --shard count"
+            guard let first = decoded.first else { return UsageError("error: \(error)") }
+            for other in decoded.dropFirst() {
+                do {
+                    _ = try CrawlReport.merging([first.report, other.report])
+                } catch {
+                    return UsageError(path: other.path, message: "\(error) (compared with \(first.path))", note: note)
+                }
+            }
+            return UsageError("error: \(error)\nnote: \(note)")
+        }
+    }
+}
