@@ -1,0 +1,89 @@
+import APICheckJSON
+import Foundation
+import Testing
+
+/// `apicheck crawl` driven as users run it: the built binary, exit codes, formats.
+@Suite struct CrawlCommandTests {
+    @Test func aStubSetWithDefectsExitsOneAndEveryFormatRenders() throws {
+        let text = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix"])
+        #expect(text.status == 1, "\(text.stderr)")
+        #expect(text.stdout.contains("error[link-resolves] GET http://localhost:3000/poster/10CFL"))
+        #expect(text.stdout.contains("root → library → movies[9].poster"))
+        #expect(!text.stdout.contains("\u{1B}["), "no colour through a pipe")
+
+        let json = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--format", "json"])
+        #expect(json.status == 1)
+        let report = try JSONParser().parseValue(Array(json.stdout.utf8))
+        #expect(report["schemaVersion"] == 1)
+        guard case .array(let findings)? = report["findings"] else {
+            Issue.record("no findings array")
+            return
+        }
+        #expect(findings.contains { $0["rule"] == "duplicate-rel" && $0["url"] == "http://localhost:3000/movies/pLDhp" })
+
+        let junit = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--format", "junit"])
+        #expect(junit.stdout.hasPrefix("<?xml") && junit.stdout.contains("<failure"))
+        let github = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--format", "github"])
+        #expect(github.stdout.contains("::error "))
+    }
+
+    @Test func rulesCanBeSilencedAndWarningsMadeFatal() throws {
+        let silenced = try CLI.run([
+            "crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix",
+            "--rule", "link-resolves=off", "--rule", "type-matches=off",
+        ])
+        #expect(silenced.status == 0, "only warnings remain: \(silenced.stdout.suffix(300))")
+        let strict = try CLI.run([
+            "crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix",
+            "--rule", "link-resolves=off", "--rule", "type-matches=off", "--strict",
+        ])
+        #expect(strict.status == 1)
+    }
+
+    @Test func aBaselineSuppressesKnownFindings() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-crawl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let baseline = folder.appendingPathComponent("baseline.json").path
+        let first = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--write-baseline", baseline])
+        #expect(first.status == 1)
+        let second = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--baseline", baseline])
+        #expect(second.status == 0, "\(second.stdout.suffix(300))")
+    }
+
+    @Test func anUnreachableRootIsAnInfrastructureError() throws {
+        // Port 9 (discard) on loopback: nothing listens there in a test sandbox.
+        let result = try CLI.run(["crawl", "http://127.0.0.1:9/", "--timeout", "5"])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("unreachable"))
+    }
+
+    @Test func badFlagsExitTwoWithWhatToDo() throws {
+        let notURL = try CLI.run(["crawl", "not a url"])
+        #expect(notURL.status == 2 && notURL.stderr.contains("not an http(s) URL"))
+        let shard = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--shard", "5/4"])
+        #expect(shard.status == 2 && shard.stderr.contains("--shard"))
+        let rule = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--rule", "nope=error"])
+        #expect(rule.status == 2)
+        let help = try CLI.run(["crawl", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("Examples:"))
+    }
+
+    @Test func shardsPartitionTheLinksAndMergeBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-shards-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths: [String] = []
+        for index in 1...3 {
+            let path = folder.appendingPathComponent("shard-\(index).json").path
+            _ = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--shard", "\(index)/3", "--format", "json", "--output", path])
+            paths.append(path)
+        }
+        let whole = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--format", "json"])
+        let merged = try CLI.run(["report", "merge"] + paths + ["--format", "json"])
+        #expect(merged.status == 1, "\(merged.stderr)")
+        let wholeReport = try JSONParser().parseValue(Array(whole.stdout.utf8))
+        let mergedReport = try JSONParser().parseValue(Array(merged.stdout.utf8))
+        #expect(mergedReport["findings"] == wholeReport["findings"])
+    }
+}
