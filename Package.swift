@@ -107,7 +107,10 @@ let package = Package(
         .testTarget(name: "APICheckReportTests", dependencies: ["APICheckReport", "APICheckJSON", "APICheckXML"]),
         .testTarget(
             name: "APICheckCrawlerTests",
-            dependencies: ["APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckReport"]
+            dependencies: [
+                "APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckReport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "APICheckTemplatesTests", dependencies: ["APICheckTemplates", "APICheckModel"]),
         .testTarget(

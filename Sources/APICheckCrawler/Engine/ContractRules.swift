@@ -182,11 +182,13 @@ struct ContractRules {
 
     private func evaluateResource(_ record: ResourceRecord, into evaluation: inout Evaluation) {
         let url = record.finalURL?.absoluteString ?? record.entry.url.absoluteString
-        // A finding about the response itself is found through the link that led here; one about a
-        // link inside it (self, duplicates, shape) was found on the resource itself.
+        // A finding about the response itself is found through the link that led here, and names
+        // that link's rel; one at a pointer inside it (self, duplicates, shape) was found on the
+        // resource itself and names the rel at that pointer, if any (a shape note has none: the
+        // last rel-path label, such as `products[1].self`, is not a link relation).
         func report(_ rule: RuleID, severity: Severity? = nil, pointer: String? = nil, format: String? = nil, rel: String? = nil, expected: String? = nil, actual: String? = nil, _ message: String) {
             evaluation.findings.append(Finding(
-                rule: rule, severity: severity, method: "GET", url: url, rel: rel ?? record.entry.relPath.last, servedType: record.contentType,
+                rule: rule, severity: severity, method: "GET", url: url, rel: pointer == nil ? record.entry.rel : rel, servedType: record.contentType,
                 sourcePointer: pointer, format: format, relPath: record.entry.relPath, referrer: pointer == nil ? record.entry.referrer : url,
                 expected: expected, actual: actual, message: message
             ))
@@ -217,7 +219,9 @@ struct ContractRules {
         }
         for (rel, links) in Self.duplicatedRels(ownLinks) {
             let described = links.map { "\($0.href)\($0.type.map { " (\($0))" } ?? "")" }.joined(separator: ", ")
-            report(.duplicateRel, pointer: links.last?.source.description, format: links.last?.format.displayName, rel: rel, actual: described, "the rel \(rel) appears \(links.count) times with different targets or attributes: \(described)")
+            // Named as written (`shop:category`), as checks name links; grouped by the expanded rel.
+            let written = links.first?.compactRel ?? rel
+            report(.duplicateRel, pointer: links.last?.source.description, format: links.last?.format.displayName, rel: written, actual: described, "the rel \(written) appears \(links.count) times with different targets or attributes: \(described)")
         }
         for note in record.extraction.notes where note.kind == .formatShape {
             report(.formatShape, severity: note.severity == .error ? .error : .warning, pointer: note.source.description, format: note.format?.displayName, note.message)
@@ -225,7 +229,8 @@ struct ContractRules {
     }
 
     /// Rels declared more than once in one place with different targets or attributes. Several
-    /// links in one declaration (a HAL array, a Link header with several rels) are not duplicates.
+    /// links in one declaration (a HAL array, Siren sub-entities, a Link header with several rels)
+    /// are not duplicates.
     static func duplicatedRels(_ links: [Link]) -> [(String, [Link])] {
         var byRel: [String: [Link]] = [:]
         var order: [String] = []
@@ -242,10 +247,19 @@ struct ContractRules {
         }
     }
 
-    /// Where a link was declared: a HAL array's elements share their key's declaration.
+    /// Where a link was declared: a HAL array's elements share their key's declaration, and a
+    /// Siren entity's embedded links share its `entities` array (a collection's members, as the
+    /// elements of a HAL array are).
     private static func declaration(_ link: Link) -> String {
-        guard link.format == .hal, isArrayElement(link) else { return link.source.description }
+        guard isArrayElement(link), link.format == .hal || isSirenSubEntity(link) else { return link.source.description }
         return String(link.source.path[..<(link.source.path.lastIndex(of: "/") ?? link.source.path.endIndex)])
+    }
+
+    /// An embedded-link sub-entity: written at `…/entities/<n>` (Siren's own `links` are not).
+    private static func isSirenSubEntity(_ link: Link) -> Bool {
+        guard link.format == .sirenLink else { return false }
+        let tokens = link.source.path.split(separator: "/")
+        return tokens.count >= 2 && tokens[tokens.count - 2] == "entities"
     }
 
     private static func isArrayElement(_ link: Link) -> Bool {

@@ -10,8 +10,10 @@ struct CrawlFrontier {
         var key: String
         var url: URL
         var depth: Int
-        /// The rels followed from the root to get here.
+        /// The rels followed from the root to get here (labels such as `movies[3].poster`).
         var relPath: [String]
+        /// The relation of the link that first led here, as written (`nil` for the root).
+        var rel: String? = nil
         /// The resource whose link first led here (`nil` for the root).
         var referrer: String?
     }
@@ -25,12 +27,12 @@ struct CrawlFrontier {
     }
 
     /// Queues `url` unless it was queued before or is too deep; says which.
-    mutating func enqueue(_ url: URL, depth: Int, relPath: [String], referrer: String?) -> EnqueueResult {
+    mutating func enqueue(_ url: URL, depth: Int, relPath: [String], rel: String? = nil, referrer: String?) -> EnqueueResult {
         let key = URLResolution.normalisedKey(url.absoluteString)
         guard !seen.contains(key) else { return .alreadySeen(key) }
         guard depth <= maximumDepth else { return .tooDeep(key) }
         seen.insert(key)
-        next.append(Entry(key: key, url: url, depth: depth, relPath: relPath, referrer: referrer))
+        next.append(Entry(key: key, url: url, depth: depth, relPath: relPath, rel: rel, referrer: referrer))
         return .queued(key)
     }
 

@@ -68,7 +68,7 @@ public struct Crawler: Sendable {
                         case .url(let target) = link.resolve(with: options.variables),
                         let url = URL(string: target), options.isInScope(url)
                     else { continue }
-                    _ = frontier.enqueue(url, depth: record.entry.depth + 1, relPath: record.entry.relPath + [item.label], referrer: record.finalURL?.absoluteString ?? record.entry.url.absoluteString)
+                    _ = frontier.enqueue(url, depth: record.entry.depth + 1, relPath: record.entry.relPath + [item.label], rel: link.compactRel ?? link.rel, referrer: record.finalURL?.absoluteString ?? record.entry.url.absoluteString)
                 }
             }
             depth += 1
@@ -104,9 +104,22 @@ public struct Crawler: Sendable {
             statistics: CrawlStatistics(resourcesFetched: records.values.filter { $0.status != nil }.count, requests: budget.requestsMade)
         )
         report.setChecks(evaluation.checks.map { redaction.check($0) })
-        report.setFindings(options.rules.apply(to: evaluation.findings.map { redaction.finding($0) }))
+        report.setFindings(Self.configured(evaluation.findings, by: options.rules).map { redaction.finding($0) })
         report.setErrors(problems.map { CrawlProblem(message: redaction.text($0.message), url: $0.url.map(redaction.url)) })
         return report
+    }
+
+    /// `findings` at the configured severities, without those of rules that are off. A rule left
+    /// at its default level keeps the severity the engine gave each finding: a body too large to
+    /// read is a `link-resolves` warning (a limit of the crawl, not a broken link), which
+    /// ``RuleConfiguration/apply(to:)`` alone would raise to the rule's default, error.
+    static func configured(_ findings: [Finding], by rules: RuleConfiguration) -> [Finding] {
+        findings.compactMap { finding in
+            guard let severity = rules.severity(for: finding.rule) else { return nil }
+            var finding = finding
+            if severity != finding.rule.defaultSeverity { finding.severity = severity }
+            return finding
+        }
     }
 
     // MARK: Fetching
