@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "APICheckCrawlerTests",
             dependencies: [
-                "APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckReport",
+                "APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckReport", "APICheckResponder",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,5 +1,6 @@
 import APICheckCrawler
 import APICheckModel
+import APICheckResponder
 import APICheckStubFiles
 import Foundation
 import Testing
@@ -25,8 +26,11 @@ import Testing
             return Response(headers: response.headers, body: Array(data))
         case .file(let file):
             return Response(headers: response.headers, body: Array(try Data(contentsOf: file.url)))
-        case .template:
-            throw CancellationError()
+        case .template(let template):
+            // The movie pages come from one template, rendered at the service's own origin.
+            let request = StubRequest(method: "GET", path: path)
+            let body = try StubResponder(stubs: Self.stubs).render(template, for: matched, request: request, baseURL: "http://localhost:3000")
+            return Response(headers: response.headers, body: Array(body))
         }
     }
 
