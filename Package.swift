@@ -11,12 +11,14 @@ let package = Package(
         .library(name: "APICheckResponder", targets: ["APICheckResponder"]),
         .library(name: "APICheckInterceptor", targets: ["APICheckInterceptor"]),
         .library(name: "APICheckTesting", targets: ["APICheckTesting"]),
+        .library(name: "APICheckServer", targets: ["APICheckServer"]),
         .executable(name: "apicheck", targets: ["apicheck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The only C in the package: libxml2 through pkg-config, imported by APICheckXML alone.
@@ -57,10 +59,21 @@ let package = Package(
             name: "APICheckTesting",
             dependencies: ["APICheckInterceptor", "APICheckStubFiles", "APICheckTemplates", "APICheckModel"]
         ),
+        // The stub server: SwiftNIO HTTP/1.1 directly (no framework), hot reload, admin API.
+        .target(
+            name: "APICheckServer",
+            dependencies: [
+                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckResponder",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "apicheck",
             dependencies: [
-                "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates",
+                "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -78,6 +91,15 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "APICheckCLITests", dependencies: ["APICheckJSON"]),
+        .testTarget(
+            name: "APICheckServerTests",
+            dependencies: [
+                "APICheckServer", "APICheckModel", "APICheckStubFiles", "APICheckJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "APICheckTemplatesTests", dependencies: ["APICheckTemplates", "APICheckModel"]),
         .testTarget(
             name: "APICheckInterceptorTests",

@@ -12,9 +12,10 @@ struct APICheckCommand: ParsableCommand {
             Examples:
               apicheck lint stubs/acmeflix
               apicheck show stubs/acmeflix/root.xml
+              apicheck serve stubs/acmeflix --port 3000
             """,
         version: APICheckVersion.current,
-        subcommands: [LintCommand.self, ShowCommand.self]
+        subcommands: [LintCommand.self, ShowCommand.self, ServeCommand.self]
     )
 
     /// Exit codes follow FORMATS §7: 0 clean, 1 problems found, 2 usage or infrastructure errors.
