@@ -133,10 +133,16 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
             case .variable(let name, let prefix, let suffix):
                 guard position < path.count else { return false }
                 let segment = path[position]
-                guard segment.utf8.count > prefix.utf8.count + suffix.utf8.count, segment.hasPrefix(prefix), segment.hasSuffix(suffix) else {
-                    return false
+                if prefix.isEmpty && suffix.isEmpty {
+                    // The common `{id}`: no Character-wise prefix and suffix work.
+                    guard !segment.isEmpty else { return false }
+                    parameters[name] = String(segment)
+                } else {
+                    guard segment.utf8.count > prefix.utf8.count + suffix.utf8.count, segment.hasPrefix(prefix), segment.hasSuffix(suffix) else {
+                        return false
+                    }
+                    parameters[name] = String(segment.dropFirst(prefix.count).dropLast(suffix.count))
                 }
-                parameters[name] = String(segment.dropFirst(prefix.count).dropLast(suffix.count))
             case .glob(let glob):
                 guard position < path.count, Self.globMatches(glob.utf8, path[position].utf8) else { return false }
             }

@@ -93,8 +93,29 @@ public struct JournalEntry: Sendable {
     public var date: Date
     public var request: StubRequest
     /// The full URL as sent.
-    public var url: URL
+    public var url: URL {
+        get {
+            switch location {
+            case .url(let url):
+                return url
+            case .target(let origin, let target):
+                let text = target.hasPrefix("/") ? origin + target : target
+                return URL(string: text) ?? URL(string: origin) ?? URL(fileURLWithPath: "/")
+            }
+        }
+        set { location = .url(newValue) }
+    }
     public var outcome: Outcome
+
+    /// Where the request went: a URL, or (for a server, which receives targets) its origin and
+    /// target, turned into a URL only when read: parsing a URL per request is a stub server's
+    /// largest cost after HTTP itself.
+    private enum Location: Sendable {
+        case url(URL)
+        case target(origin: String, target: String)
+    }
+
+    private var location: Location
 
     public enum Outcome: Sendable {
         /// A stub answered with this status (for a failure stub, `failure` is set).
@@ -115,7 +136,16 @@ public struct JournalEntry: Sendable {
     public init(date: Date = Date(), request: StubRequest, url: URL, outcome: Outcome) {
         self.date = date
         self.request = request
-        self.url = url
+        self.location = .url(url)
+        self.outcome = outcome
+    }
+
+    /// An entry for a request a server at `origin` (`http://127.0.0.1:8080`) received for
+    /// `target` (origin-form `/movies/1?x=y`, or absolute-form).
+    public init(date: Date = Date(), request: StubRequest, origin: String, target: String, outcome: Outcome) {
+        self.date = date
+        self.request = request
+        self.location = .target(origin: origin, target: target)
         self.outcome = outcome
     }
 

@@ -58,22 +58,55 @@ extension ByteBuffer {
     }
 }
 
-/// The `Date` header line for the current second, formatted once per second per connection
-/// instead of once per response.
-struct DateHeaderCache {
+/// Per event loop: the `Date` header line of the current second, and the complete responses
+/// sent this second, so a stub answered again within the same second (polling clients, many
+/// clients of one resource) is written from the same bytes instead of being assembled again.
+///
+/// Only plain cases are kept: static bodies up to ``maximumBodyBytes``, no latency, HTTP/1.1
+/// keep-alive, no CORS. Everything is dropped when the second changes, and at most
+/// ``maximumEntries`` responses are kept. Entries hold their ``PreparedResponse``, so an identity
+/// can never be reused by another set's response while cached.
+final class LoopResponseCache {
+    static let maximumEntries = 512
+    static let maximumBodyBytes = 16 << 10
+
+    private struct Entry {
+        let prepared: PreparedResponse
+        let bytes: ByteBuffer
+    }
+
     private var second = -1
     private var line = ByteBuffer()
+    private var entries: [ObjectIdentifier: Entry] = [:]
+
+    /// Starts a new second when the clock moved; returns the current one.
+    @inline(__always)
+    private func tick() {
+        let now = time(nil)
+        guard now != second else { return }
+        second = now
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(40)
+        buffer.writeHeader("Date", HTTPDate.rfc1123(Date(timeIntervalSince1970: TimeInterval(now))))
+        line = buffer
+        if !entries.isEmpty { entries.removeAll(keepingCapacity: true) }
+    }
 
     /// `Date: Sun, 06 Nov 1994 08:49:37 GMT\r\n` for now.
-    mutating func current() -> ByteBuffer {
-        let now = time(nil)
-        if now != second {
-            second = now
-            var buffer = ByteBuffer()
-            buffer.reserveCapacity(40)
-            buffer.writeHeader("Date", HTTPDate.rfc1123(Date(timeIntervalSince1970: TimeInterval(now))))
-            line = buffer
-        }
+    var dateLine: ByteBuffer {
+        tick()
         return line
+    }
+
+    /// The complete response for `prepared` sent earlier this second, if any.
+    func response(for prepared: PreparedResponse) -> ByteBuffer? {
+        tick()
+        guard let entry = entries[ObjectIdentifier(prepared)], entry.prepared === prepared else { return nil }
+        return entry.bytes
+    }
+
+    func store(_ bytes: ByteBuffer, for prepared: PreparedResponse) {
+        guard entries.count < Self.maximumEntries else { return }
+        entries[ObjectIdentifier(prepared)] = Entry(prepared: prepared, bytes: bytes)
     }
 }

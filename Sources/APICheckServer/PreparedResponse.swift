@@ -6,7 +6,7 @@ import NIOCore
 /// bytes (the stub's headers minus the ones the server owns, one `Set-Cookie` per cookie,
 /// `Server`, origins rewritten) and a static body as a `ByteBuffer` with its real length.
 /// Per request the server only adds `Date`, `Connection` and CORS lines.
-struct PreparedResponse: Sendable {
+final class PreparedResponse: Sendable {
     enum Body: Sendable {
         /// Sent as is; already rewritten.
         case bytes(ByteBuffer)

@@ -24,23 +24,23 @@ final class ServerCore: Sendable {
     let startedAt = ContinuousClock.now
     let connections = ConnectionRegistry()
     static let serverHeader = "apicheck"
+    /// One response cache per event loop, touched only on its loop.
+    private let caches: [ObjectIdentifier: NIOLoopBound<LoopResponseCache>]
 
-    /// The served set and a sequence number that is odd while a new set is being installed, so a
-    /// request can tell whether the set it matched against is the one it read (a seqlock).
-    private struct Generation: Sendable {
-        var sequence: Int
-        var served: ServedStubs
-    }
-
-    private let generation: Mutex<Generation>
+    /// The served set, and a sequence number that is odd while a new set is being installed, so a
+    /// request can tell whether the set it matched against is the one it read (a seqlock). The
+    /// number is atomic: the hot path reads it twice per request and takes no lock unless it moved.
+    private let sequence = Atomic<Int>(0)
+    private let current: Mutex<ServedStubs>
     /// Serialises installs and reloads (the watcher and the admin API may reload at once).
     private let installLock = Mutex<Void>(())
     private let reloadState = Mutex<ReloadStatus>(ReloadStatus())
 
     init(
         stubs: StubSet, source: StubSource?, configuration: StubServer.Configuration, baseURL: String,
-        rewriters: [OriginRewriter], logger: Logger
+        rewriters: [OriginRewriter], caches: [ObjectIdentifier: NIOLoopBound<LoopResponseCache>], logger: Logger
     ) {
+        self.caches = caches
         self.configuration = configuration
         self.source = source
         self.logger = logger
@@ -52,8 +52,13 @@ final class ServerCore: Sendable {
         self.responder = StubResponder(
             stubs: stubs, scenarios: configuration.scenarios, journal: StubJournal(capacity: configuration.journalCapacity)
         )
-        self.generation = Mutex(Generation(sequence: 0, served: served))
+        self.current = Mutex(served)
         report(served)
+    }
+
+    /// The cache of `eventLoop`; call on that loop. A loop not of this server's group gets its own.
+    func cache(for eventLoop: any EventLoop) -> LoopResponseCache {
+        caches[ObjectIdentifier(eventLoop)]?.value ?? LoopResponseCache()
     }
 
     // MARK: The served set
@@ -65,17 +70,20 @@ final class ServerCore: Sendable {
         let served: ServedStubs
     }
 
-    func snapshot() -> Snapshot {
-        generation.withLock { Snapshot(sequence: $0.sequence, served: $0.served) }
+    /// The current view; `cached` (a connection's last one) is reused while nothing was installed.
+    func snapshot(reusing cached: Snapshot?) -> Snapshot {
+        let number = sequence.load(ordering: .acquiring)
+        if let cached, cached.sequence == number { return cached }
+        return current.withLock { Snapshot(sequence: sequence.load(ordering: .acquiring), served: $0) }
     }
 
-    var served: ServedStubs { generation.withLock { $0.served } }
+    var served: ServedStubs { current.withLock { $0 } }
 
     /// The wire form of `response`, which `matched` gave for a request matched after `snapshot`:
     /// precomputed when no install happened meanwhile (so the table belongs to the set that
     /// matched), else prepared now.
     func preparedResponse(for matched: MatchedStub, response: StubResponse, snapshot: Snapshot) -> PreparedResponse {
-        if snapshot.sequence & 1 == 0, matched.stub.sequence == nil, generation.withLock({ $0.sequence }) == snapshot.sequence,
+        if snapshot.sequence & 1 == 0, matched.stub.sequence == nil, sequence.load(ordering: .acquiring) == snapshot.sequence,
             let prepared = snapshot.served.prepared[matched.stub.id]
         {
             return prepared
@@ -87,11 +95,13 @@ final class ServerCore: Sendable {
     func install(_ stubs: StubSet) {
         let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader)
         installLock.withLock { _ in
-            generation.withLock { $0.sequence += 1 }
+            // Odd while the responder and the table disagree; the table is swapped before the
+            // number becomes even again, and under the lock snapshots read it with.
+            current.withLock { _ in _ = sequence.add(1, ordering: .sequentiallyConsistent) }
             responder.replaceStubs(stubs)
-            generation.withLock {
-                $0.sequence += 1
-                $0.served = served
+            current.withLock {
+                $0 = served
+                _ = sequence.add(1, ordering: .sequentiallyConsistent)
             }
         }
         report(served)
@@ -149,7 +159,7 @@ final class ServerCore: Sendable {
     /// The transport-neutral request for a received head and body. Origin-form targets take
     /// scheme, host and port from `Host` (for `match-host` stubs); absolute-form targets (a client
     /// using the server as its proxy) carry their own.
-    func stubRequest(_ head: HTTPRequestHead, body: ByteBuffer?) -> StubRequest {
+    func stubRequest(_ head: HTTPRequestHead, host: String?, body: ByteBuffer?) -> StubRequest {
         var headers: [HTTPHeader] = []
         headers.reserveCapacity(head.headers.count)
         for (name, value) in head.headers { headers.append(HTTPHeader(name: name, value: value)) }
@@ -160,7 +170,7 @@ final class ServerCore: Sendable {
         }
         var request = StubRequest(method: head.method.rawValue, target: uri, headers: headers, body: data)
         request.scheme = "http"
-        if let host = head.headers.first(name: "host") {
+        if let host {
             let (name, port) = Self.splitHost(host)
             request.host = name
             request.port = port ?? 80
@@ -168,26 +178,22 @@ final class ServerCore: Sendable {
         return request
     }
 
-    /// `example.com:8080` → (`example.com`, 8080); `[::1]:80` → (`::1`, 80).
+    /// `example.com:8080` → (`example.com`, 8080); `[::1]:80` → (`::1`, 80). Lower-cases only when
+    /// needed and scans bytes: it runs for every request.
     static func splitHost(_ host: String) -> (String, Int?) {
-        let text = host.lowercased()
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+        let text = host.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? host.lowercased() : host
+        let bytes = text.utf8
+        if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
             let name = String(text[text.index(after: text.startIndex)..<close])
             let rest = text[text.index(after: close)...]
             return (name, rest.hasPrefix(":") ? Int(rest.dropFirst()) : nil)
         }
-        guard let colon = text.lastIndex(of: ":") else { return (text, nil) }
+        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return (text, nil) }
         return (String(text[..<colon]), Int(text[text.index(after: colon)...]))
     }
 
-    /// The URL a journal entry records for a request target.
-    func journalURL(for uri: String) -> URL {
-        if uri.utf8.first == UInt8(ascii: "/") { return URL(string: baseURL + uri) ?? baseURLValue }
-        return URL(string: uri) ?? baseURLValue
-    }
-
-    func record(_ request: StubRequest, uri: String, _ outcome: JournalEntry.Outcome) {
-        responder.journal.record(JournalEntry(request: request, url: journalURL(for: uri), outcome: outcome))
+    func record(_ request: consuming StubRequest, uri: String, _ outcome: JournalEntry.Outcome) {
+        responder.journal.record(JournalEntry(request: request, origin: baseURL, target: uri, outcome: outcome))
     }
 
     // MARK: Problem documents

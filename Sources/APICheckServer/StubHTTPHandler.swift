@@ -24,6 +24,10 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A request being received or waiting for its turn.
     private struct Incoming {
         var head: HTTPRequestHead
+        /// The `Host` header, read in the same pass as the others.
+        var host: String?
+        /// `Upgrade` was asked for: NIO's decoder stops parsing after such a request.
+        var upgrade: Bool
         var body: ByteBuffer?
         var bodyBytes = 0
         var expectsContinue: Bool
@@ -57,25 +61,71 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var inRead = false
     private var needsFlush = false
     private var peerIsLoopback = false
-    private var dateCache = DateHeaderCache()
+    /// This event loop's `Date` line and recent responses.
+    private let cache: LoopResponseCache
+    /// The served set this connection used last, reused while no reload happened.
+    private var snapshot: ServerCore.Snapshot?
+    /// Idle detection without a pipeline stage: the last read, and one timer per connection.
+    private var lastActivity = NIODeadline.now()
+    private var idleCheck: Scheduled<Void>?
+    private let idleTimeout: TimeAmount
 
-    init(core: ServerCore) {
+    init(core: ServerCore, cache: LoopResponseCache) {
         self.core = core
+        self.cache = cache
         self.limits = core.configuration.limits
+        self.idleTimeout = .nanoseconds(Int64(min(core.configuration.limits.idleTimeout / .nanoseconds(1), Double(Int64.max / 2))))
     }
 
     // MARK: Channel events
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context: context) }
+    }
+
     func channelActive(context: ChannelHandlerContext) {
-        peerIsLoopback = Self.isLoopback(context.channel.remoteAddress)
+        start(context: context)
         context.fireChannelActive()
+    }
+
+    private func start(context: ChannelHandlerContext) {
+        guard idleCheck == nil else { return }
+        peerIsLoopback = Self.isLoopback(context.channel.remoteAddress)
+        lastActivity = .now()
+        scheduleIdleCheck(at: lastActivity + idleTimeout, context: context)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         closing = true
         ready.removeAll()
         receiving = nil
+        idleCheck?.cancel()
+        idleCheck = nil
         context.fireChannelInactive()
+    }
+
+    /// Closes a connection that sent nothing for the idle timeout, unless an answer is being
+    /// delayed or streamed (a `timedOut` hold is idle on purpose). A peer that reads a large body
+    /// slowly keeps it open while its unsent bytes stay above the write buffer's high mark, for
+    /// at most ten idle timeouts.
+    private func scheduleIdleCheck(at deadline: NIODeadline, context: ChannelHandlerContext) {
+        idleCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
+            guard !self.closing, context.channel.isActive else {
+                self.idleCheck = nil
+                return
+            }
+            let now = NIODeadline.now()
+            let due = self.lastActivity + self.idleTimeout
+            let draining = !context.channel.isWritable && now < self.lastActivity + self.idleTimeout * 10
+            if now >= due, !(self.busy && !self.holding), !draining {
+                self.core.logger.debug("idle connection closed", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
+                self.closing = true
+                self.idleCheck = nil
+                context.close(promise: nil)
+            } else {
+                self.scheduleIdleCheck(at: max(due, now + .milliseconds(10)), context: context)
+            }
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -87,15 +137,22 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .body(var buffer):
             receiveBody(&buffer, context: context)
         case .end:
-            guard let incoming = receiving else { return }
-            receiving = nil
-            ready.append(.request(incoming))
-            drain(context: context)
+            guard let incoming = receiving.take() else { return }
+            if !busy, ready.isEmpty {
+                // Nothing queued: answer at once, without the queue's copies.
+                bufferedBodyBytes -= incoming.bodyBytes
+                respond(to: incoming, context: context)
+                if !busy, !closing, (inputClosed || quiescing) { closeIfDone(context: context) }
+            } else {
+                ready.append(.request(incoming))
+                drain(context: context)
+            }
         }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
         inRead = false
+        lastActivity = .now()
         flushIfNeeded(context: context)
         context.fireChannelReadComplete()
     }
@@ -126,14 +183,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent {
-            // An answer being delayed or streamed is not idleness; a held connection is.
-            if !busy || holding {
-                core.logger.debug("idle connection closed", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
-                closing = true
-                context.close(promise: nil)
-            }
-        } else if event is ChannelShouldQuiesceEvent {
+        if event is ChannelShouldQuiesceEvent {
             quiescing = true
             closeIfDone(context: context)
         } else if let channelEvent = event as? ChannelEvent, channelEvent == .inputClosed {
@@ -152,25 +202,34 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             reject(505, "only HTTP/1.0 and HTTP/1.1 are served", context: context)
             return
         }
-        var headerBytes = head.uri.utf8.count + head.method.rawValue.utf8.count + 12
-        for (name, value) in head.headers { headerBytes += name.utf8.count + value.utf8.count + 4 }
-        guard headerBytes <= limits.maximumHeaderBytes, head.headers.count <= limits.maximumHeaderCount else {
-            reject(431, "the request head is over the limit of \(limits.maximumHeaderBytes) bytes or \(limits.maximumHeaderCount) fields", context: context)
-            return
+        // Head size and field count are bounded by the decoder (431 through its headerOverflow).
+        // One pass over the headers for everything the server itself needs.
+        var host: String?
+        var contentLength: String?
+        var expect: String?
+        var upgrade = head.method == .CONNECT
+        for (name, value) in head.headers {
+            switch name.utf8.count {
+            case 4 where name.caseInsensitiveEquals("host"): host = host ?? value
+            case 6 where name.caseInsensitiveEquals("expect"): expect = value
+            case 7 where name.caseInsensitiveEquals("upgrade"): upgrade = true
+            case 14 where name.caseInsensitiveEquals("content-length"): contentLength = value
+            default: break
+            }
         }
-        if let length = head.headers.first(name: "content-length"), let count = Int(length), count > limits.maximumBodyBytes {
+        if let contentLength, let count = Int(contentLength), count > limits.maximumBodyBytes {
             reject(413, "the request body of \(count) bytes is over the limit of \(limits.maximumBodyBytes) bytes", context: context)
             return
         }
         var expectsContinue = false
-        if let expect = head.headers.first(name: "expect") {
+        if let expect {
             guard expect.caseInsensitiveEquals("100-continue") else {
                 reject(417, "only 'Expect: 100-continue' is supported, not '\(expect)'", context: context)
                 return
             }
             expectsContinue = head.version.minor >= 1
         }
-        receiving = Incoming(head: head, expectsContinue: expectsContinue)
+        receiving = Incoming(head: head, host: host, upgrade: upgrade, expectsContinue: expectsContinue)
         if expectsContinue, !busy, ready.isEmpty { sendContinue(context: context) }
     }
 
@@ -291,7 +350,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func respond(to incoming: Incoming, context: ChannelHandlerContext) {
         let head = incoming.head
-        let keepAlive = head.isKeepAlive && !quiescing && !inputClosed && head.method != .CONNECT && !head.headers.contains(name: "upgrade")
+        let keepAlive = head.isKeepAlive && !quiescing && !inputClosed && !incoming.upgrade
         if AdminAPI.isAdminTarget(head.uri) {
             respondAdmin(incoming, keepAlive: keepAlive, context: context)
             return
@@ -303,8 +362,9 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
 
-        let request = core.stubRequest(head, body: incoming.body)
-        let snapshot = core.snapshot()
+        let request = core.stubRequest(head, host: incoming.host, body: incoming.body)
+        let snapshot = core.snapshot(reusing: self.snapshot)
+        self.snapshot = snapshot
         switch core.responder.answer(request) {
         case .unmatched(let report):
             core.record(request, uri: head.uri, .unmatched(report))
@@ -317,16 +377,56 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let problem = ServerCore.problem(status: 404, title: "Stub sequence exhausted", detail: message, extra: [JSONMember("stub", .string(matched.stub.name)), JSONMember("source", .string(matched.stub.source.description))])
             writeSimple(status: 404, json: problem, contentType: "application/problem+json", head: head, keepAlive: keepAlive, context: context)
         case .stubbed(let matched, let response):
-            core.record(request, uri: head.uri, .stubbed(stubID: matched.stub.id, stubName: matched.stub.name, status: response.status, failure: response.failure))
+            let outcome = JournalEntry.Outcome.stubbed(stubID: matched.stub.id, stubName: matched.stub.name, status: response.status, failure: response.failure)
             if core.logger.logLevel <= .debug {
                 core.logger.debug("\(request.summary) → \(response.failure.map(\.rawValue) ?? String(response.status)) \"\(matched.stub.name)\"")
             }
             let prepared = core.preparedResponse(for: matched, response: response, snapshot: snapshot)
-            deliver(prepared, matched: matched, request: request, head: head, keepAlive: keepAlive, context: context)
+            if deliverStatic(prepared, head: head, keepAlive: keepAlive, context: context) {
+                // Written (flushed after the read): the request moves into the journal, no copy.
+                core.record(consume request, uri: head.uri, outcome)
+            } else {
+                core.record(request, uri: head.uri, outcome)
+                deliver(prepared, matched: matched, request: request, head: head, keepAlive: keepAlive, context: context)
+            }
         }
     }
 
     // MARK: Stub responses
+
+    /// The hot path: a static body, no latency, no failure. One buffer for head and body, or the
+    /// same bytes as a moment ago. Returns false when the response needs ``deliver``.
+    private func deliverStatic(_ prepared: PreparedResponse, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) -> Bool {
+        guard case .bytes(let body) = prepared.body, prepared.failure == nil, prepared.latency.isZero || core.configuration.latencyScale <= 0 else {
+            return false
+        }
+        let isHead = head.method == .HEAD
+        let origin = core.configuration.cors ? head.headers.first(name: "origin") : nil
+        let sendBody = !isHead && prepared.allowsBody
+        let cacheable = keepAlive && origin == nil && !isHead && head.version.minor == 1 && prepared.status >= 200
+            && body.readableBytes <= LoopResponseCache.maximumBodyBytes
+        if cacheable, let bytes = cache.response(for: prepared) {
+            write(bytes, context: context)
+            return true
+        }
+        var buffer = context.channel.allocator.buffer(capacity: prepared.headWithLength.readableBytes + 96 + (sendBody ? body.readableBytes : 0))
+        buffer.writeImmutableBuffer(prepared.headWithLength)
+        finishHead(&buffer, prepared: prepared, keepAlive: keepAlive, http10: head.version.minor == 0, origin: origin)
+        if sendBody {
+            if body.readableBytes <= 64 << 10 {
+                buffer.writeImmutableBuffer(body)
+                if cacheable { cache.store(buffer, for: prepared) }
+                write(buffer, context: context)
+            } else {
+                write(buffer, context: context)
+                write(body, context: context)
+            }
+        } else {
+            write(buffer, context: context)
+        }
+        if !keepAlive || prepared.status < 200 { closeAfterWrites(context: context) }
+        return true
+    }
 
     private func deliver(_ prepared: PreparedResponse, matched: MatchedStub, request: StubRequest, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
         let scale = max(core.configuration.latencyScale, 0)
@@ -345,24 +445,6 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let origin = core.configuration.cors ? head.headers.first(name: "origin") : nil
 
         switch prepared.body {
-        case .bytes(let body) where requestDelay == .zero && responseDelay == .zero:
-            // The hot path: one buffer, head and body, no allocation beyond it.
-            let sendBody = !isHead && prepared.allowsBody
-            var buffer = context.channel.allocator.buffer(capacity: prepared.headWithLength.readableBytes + 96 + (sendBody ? body.readableBytes : 0))
-            buffer.writeImmutableBuffer(prepared.headWithLength)
-            finishHead(&buffer, prepared: prepared, keepAlive: keepAlive, http10: head.version.minor == 0, origin: origin)
-            if sendBody {
-                if body.readableBytes <= 64 << 10 {
-                    buffer.writeImmutableBuffer(body)
-                    write(buffer, context: context)
-                } else {
-                    write(buffer, context: context)
-                    write(body, context: context)
-                }
-            } else {
-                write(buffer, context: context)
-            }
-            if !keepAlive || prepared.status < 200 { closeAfterWrites(context: context) }
         case .bytes(let body):
             busy = true
             send(prepared, body: .bytes(body), isHead: isHead, keepAlive: keepAlive, head: head, origin: origin, delays: (requestDelay, responseDelay), context: context)
@@ -487,7 +569,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Appends `Date`, `Connection`, CORS and the blank line.
     private func finishHead(_ buffer: inout ByteBuffer, prepared: PreparedResponse, keepAlive: Bool, http10: Bool, origin: String?) {
-        if !prepared.hasDate { buffer.writeImmutableBuffer(dateCache.current()) }
+        if !prepared.hasDate { buffer.writeImmutableBuffer(cache.dateLine) }
         if !keepAlive {
             buffer.writeStaticString("Connection: close\r\n")
         } else if http10 {
@@ -556,7 +638,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         buffer.writeHeader("Server", ServerCore.serverHeader)
         buffer.writeStaticString("Cache-Control: no-store\r\n")
         for (name, value) in extraHeaders { buffer.writeHeader(name, value) }
-        buffer.writeImmutableBuffer(dateCache.current())
+        buffer.writeImmutableBuffer(cache.dateLine)
         if !keepAlive {
             buffer.writeStaticString("Connection: close\r\n")
         } else if head?.version.minor == 0 {
@@ -573,7 +655,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var buffer = context.channel.allocator.buffer(capacity: 512)
         buffer.writeString(HTTPWire.statusLine(204))
         buffer.writeHeader("Server", ServerCore.serverHeader)
-        buffer.writeImmutableBuffer(dateCache.current())
+        buffer.writeImmutableBuffer(cache.dateLine)
         if HTTPWire.isSafeValue(origin) {
             buffer.writeHeader("Access-Control-Allow-Origin", origin)
             buffer.writeStaticString("Access-Control-Allow-Credentials: true\r\nVary: Origin, Access-Control-Request-Method, Access-Control-Request-Headers\r\n")

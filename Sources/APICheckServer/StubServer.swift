@@ -97,7 +97,6 @@ public final class StubServer: Sendable {
             decoderLimits.maxHeaderFieldCount = limits.maximumHeaderCount
             return decoderLimits
         }()
-        let idle = TimeAmount.nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1)))
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 4096)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -111,11 +110,10 @@ public final class StubServer: Sendable {
                 return channel.eventLoop.makeCompletedFuture {
                     core.connections.add(channel)
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHandler(IdleStateHandler(readTimeout: idle))
                     try pipeline.addHandler(
                         ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: decoderLimits))
                     )
-                    try pipeline.addHandler(StubHTTPHandler(core: core))
+                    try pipeline.addHandler(StubHTTPHandler(core: core, cache: core.cache(for: channel.eventLoop)))
                 }
             }
 
@@ -129,13 +127,23 @@ public final class StubServer: Sendable {
             }
             throw .cannotBind(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
+        // One response cache per event loop, made on its loop (NIOLoopBound checks it is only used there).
+        var caches: [ObjectIdentifier: NIOLoopBound<LoopResponseCache>] = [:]
+        for loop in group.makeIterator() {
+            if let cache = try? await loop.submit({ NIOLoopBound(LoopResponseCache(), eventLoop: loop) }).get() {
+                caches[ObjectIdentifier(loop)] = cache
+            }
+        }
         let port = channel.localAddress?.port ?? configuration.port
         let baseURL = fixedBaseURL ?? "http://\(urlHost(configuration.host)):\(port)"
         var rewriters: [OriginRewriter] = []
         for origin in configuration.rewriteOrigins {
             if let rewriter = try? OriginRewriter(from: origin, to: baseURL), rewriter.from != rewriter.to { rewriters.append(rewriter) }
         }
-        let core = ServerCore(stubs: stubs, source: source, configuration: configuration, baseURL: baseURL, rewriters: rewriters, logger: logger)
+        let core = ServerCore(
+            stubs: stubs, source: source, configuration: configuration, baseURL: baseURL, rewriters: rewriters,
+            caches: caches, logger: logger
+        )
         slot.set(core)
         let server = StubServer(configuration: configuration, port: port, core: core, group: group, serverChannel: channel)
         do {

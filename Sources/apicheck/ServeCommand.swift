@@ -131,6 +131,9 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before anything else: a signal source registers asynchronously, and a SIGTERM sent as
+        // soon as the URL is printed must not find the default action (or nothing) in place.
+        let termination = TerminationSignal()
         let level = logLevel.level
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -182,16 +185,23 @@ struct ServeCommand: ParsableCommand {
         Output().write("Listening on \(server.baseURL) (\(stubs.count) stubs)")
         Output().write("Admin API: \(server.baseURL)/__apicheck/health\(adminToken == nil ? " (loopback only)" : " (token required)")\(watch ? "; watching for changes" : ""). Stop with Ctrl-C.")
 
-        waitForTerminationSignal()
+        termination.wait()
         logger.info("stopping: finishing requests in flight")
         _ = blocking { () async throws(Never) in await server.shutdown() }
     }
+}
 
-    /// Blocks until SIGINT or SIGTERM; a second signal exits at once.
-    private func waitForTerminationSignal() {
-        let stop = DispatchSemaphore(value: 0)
-        let received = Locked(0)
+/// SIGINT and SIGTERM, caught from the moment this is made: ``wait()`` returns on the first, and
+/// a second one exits at once (for a shutdown that hangs).
+private final class TerminationSignal {
+    private let received = Locked(0)
+    private let stop = DispatchSemaphore(value: 0)
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
         var sources: [any DispatchSourceSignal] = []
+        let received = self.received
+        let stop = self.stop
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
@@ -206,8 +216,11 @@ struct ServeCommand: ParsableCommand {
             source.resume()
             sources.append(source)
         }
+        self.sources = sources
+    }
+
+    func wait() {
         stop.wait()
-        _ = sources
     }
 }
 
