@@ -96,7 +96,7 @@ let package = Package(
             dependencies: [
                 "APICheckServer", "APICheckModel", "APICheckStubFiles", "APICheckJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -295,21 +295,29 @@ import FoundationNetworking
 
     @Test func latencyDelaysOneConnectionWithoutBlockingOthers() async throws {
         let stubs = StubSet([
-            stub("slow", "GET", "/slow", body: "slow", latency: StubLatency(request: 0.4, response: 0.2)),
+            stub("slow", "GET", "/slow", body: "slow", latency: StubLatency(request: 1.0, response: 0.5)),
             stub("fast", "GET", "/fast", body: "fast"),
         ])
         // One event loop: a blocking delay would hold every connection.
         try await withStubServer(stubs, configuration: testConfiguration()) { server in
             let start = ContinuousClock.now
-            async let slow = blockingIO { try rawGET(server.port, "/slow") }
+            async let slow = blockingIO { () -> (RawResponse, Duration) in
+                let connection = try RawConnection(port: server.port)
+                try connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+                let head = try connection.readResponse(expectBody: false)
+                let headTime = ContinuousClock.now - start
+                _ = connection.fill()
+                return (head, headTime)
+            }
             try await Task.sleep(for: .milliseconds(50))
             let fast = try await blockingIO { try rawGET(server.port, "/fast") }
             let fastTime = ContinuousClock.now - start
             #expect(fast.text == "fast")
-            #expect(fastTime < .milliseconds(350), "the fast request waited \(fastTime)")
-            let slowResponse = try await slow
-            #expect(slowResponse.text == "slow")
-            #expect(ContinuousClock.now - start >= .milliseconds(600))
+            let (slowHead, slowHeadTime) = try await slow
+            #expect(slowHead.status == 200)
+            #expect(fastTime < slowHeadTime, "the fast request (\(fastTime)) waited for the slow one (\(slowHeadTime))")
+            #expect(slowHeadTime >= .milliseconds(950))
+            #expect(ContinuousClock.now - start >= .milliseconds(1450))
         }
     }
 

@@ -1,6 +1,8 @@
 import APICheckModel
 import APICheckServer
 import Foundation
+import Logging
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -71,12 +73,15 @@ func testConfiguration(_ change: (inout StubServer.Configuration) -> Void = { _ 
     return configuration
 }
 
-/// Runs blocking socket work on a GCD thread, so it never ties up the Swift concurrency pool.
+/// Runs blocking socket work on a thread of its own: it never ties up the Swift concurrency pool,
+/// and never waits behind other tests' blocking work (GCD's global queue has a thread per core).
 func blockingIO<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
+        let thread = Thread {
             continuation.resume(with: Result { try body() })
         }
+        thread.stackSize = 1 << 20
+        thread.start()
     }
 }
 
@@ -125,7 +130,7 @@ final class RawConnection: @unchecked Sendable {
     init(port: Int, timeout: Double = 5) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError(description: "socket: \(String(cString: strerror(errno)))") }
-        var time = timeval(tv_sec: Int(timeout), tv_usec: Int32((timeout - timeout.rounded(.down)) * 1_000_000))
+        var time = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -249,4 +254,35 @@ func rawGET(_ port: Int, _ path: String, headers: String = "") throws -> RawResp
     let connection = try RawConnection(port: port)
     try connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(headers)Connection: close\r\n\r\n")
     return try connection.readResponse()
+}
+
+// MARK: Capturing logs
+
+/// Keeps every log message, for tests that check what the server reports.
+final class LogCapture: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var messages: [String] { lines.withLock { $0 } }
+
+    var logger: Logger {
+        var logger = Logger(label: "test") { _ in Handler(capture: self) }
+        logger.logLevel = .debug
+        return logger
+    }
+
+    struct Handler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var metadataProvider: Logger.MetadataProvider?
+        var logLevel: Logger.Level = .debug
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            capture.lines.withLock { $0.append("\(event.level): \(event.message)") }
+        }
+    }
 }
