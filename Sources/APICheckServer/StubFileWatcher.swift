@@ -17,7 +17,12 @@ enum StubFileWatcher {
     static func start(source: StubSource, interval: Duration, core: ServerCore) -> Task<Void, Never> {
         let maximumEntries = source.options.maximumFileCount * 4
         return Task.detached {
-            var current = (try? await core.threadPool.runIfActive { fingerprint(source.paths, maximumEntries: maximumEntries) }) ?? 0
+            var current: Int
+            if let loaded = source.fingerprint {
+                current = loaded
+            } else {
+                current = (try? await core.threadPool.runIfActive { fingerprint(source.paths, maximumEntries: maximumEntries) }) ?? 0
+            }
             var pending: Int?
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)

@@ -96,10 +96,19 @@ public struct StubSource: Sendable {
     /// Stub files and folders, as given to ``APICheckStubFiles/StubLoader/load(_:)``.
     public var paths: [String]
     public var options: StubLoadOptions
+    /// The state of the files just before they were loaded, so the watcher also sees changes
+    /// made between loading and watching. Without it the watcher starts from the files as they
+    /// are when it starts.
+    package var fingerprint: Int?
 
     public init(paths: [String], options: StubLoadOptions = StubLoadOptions()) {
         self.paths = paths
         self.options = options
+    }
+
+    /// Records the files' state; call just before loading them.
+    package mutating func recordFingerprint() {
+        fingerprint = StubFileWatcher.fingerprint(paths, maximumEntries: options.maximumFileCount * 4)
     }
 }
 

@@ -277,9 +277,11 @@ public func withStubServer<Result>(
     logger: Logger = Logger(label: "apicheck.server", factory: { _ in SwiftLogNoOpLogHandler() }),
     _ body: (StubServer) async throws -> Result
 ) async throws -> Result {
+    var source = StubSource(paths: paths, options: options)
+    source.recordFingerprint()
     let result = StubLoader(options: options, logger: logger).load(paths)
     guard !result.hasErrors else { throw StubServerError.invalidStubs(result.diagnostics) }
-    let server = try await StubServer.start(stubs: result.stubSet, source: StubSource(paths: paths, options: options), configuration: configuration, logger: logger)
+    let server = try await StubServer.start(stubs: result.stubSet, source: source, configuration: configuration, logger: logger)
     return try await run(server, body)
 }
 

@@ -144,6 +144,8 @@ struct ServeCommand: ParsableCommand {
         let output = Output(fileDescriptor: STDERR_FILENO)
 
         let options = StubLoadOptions(root: root)
+        var source = StubSource(paths: paths, options: options)
+        if watch { source.recordFingerprint() }
         let result = StubLoader(options: options, logger: logger).load(paths)
         for diagnostic in result.diagnostics { output.writeError(output.format(diagnostic)) }
         if result.stubSet.isEmpty {
@@ -165,9 +167,9 @@ struct ServeCommand: ParsableCommand {
             shutdownTimeout: .milliseconds(Int64(shutdownTimeout * 1000)), watchInterval: watch ? .milliseconds(300) : nil
         )
         let stubs = result.stubSet
-        let source = StubSource(paths: paths, options: options)
+        let reloadSource = source
         let started = blocking { () async throws(StubServerError) -> StubServer in
-            try await StubServer.start(stubs: stubs, source: source, configuration: configuration, logger: logger)
+            try await StubServer.start(stubs: stubs, source: reloadSource, configuration: configuration, logger: logger)
         }
         let server: StubServer
         switch started {

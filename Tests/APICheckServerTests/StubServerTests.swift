@@ -387,4 +387,59 @@ import FoundationNetworking
             #expect(now.text == "20")
         }
     }
+
+    @Test func shutdownFinishesRequestsInFlightClosesIdleConnectionsAndStopsAccepting() async throws {
+        let stubs = StubSet([
+            stub("slow", "GET", "/slow", body: "finished", latency: StubLatency(request: 0.5)),
+            stub("held", "GET", "/held", failure: .timedOut),
+            stub("ok", "GET", "/ok", body: "ok"),
+        ])
+        let server = try await StubServer.start(stubs: stubs, configuration: testConfiguration { $0.shutdownTimeout = .seconds(1) })
+        let port = server.port
+        let idle = try await blockingIO { () -> RawConnection in
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try connection.readResponse()
+            return connection
+        }
+        let held = try await blockingIO { () -> RawConnection in
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+            return connection
+        }
+        async let inFlight = blockingIO { () -> (RawResponse, ReadEnd) in
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try connection.readResponse()
+            return (response, connection.readToEnd().end)
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        let start = ContinuousClock.now
+        await server.shutdown()
+        let took = ContinuousClock.now - start
+        let (response, end) = try await inFlight
+        #expect(response.text == "finished")
+        #expect(end == .eof)
+        #expect(try await blockingIO { idle.readToEnd().end } == .eof)
+        // The held connection was cut at the shutdown bound, not left open.
+        #expect([.eof, .reset].contains(try await blockingIO { held.readToEnd().end }))
+        #expect(took >= .milliseconds(300) && took < .seconds(3), "\(took)")
+        #expect(throws: SocketError.self) { try RawConnection(port: port) }
+        await server.shutdown()  // idempotent
+    }
+
+    @Test func aTakenPortIsReportedAsSuch() async throws {
+        try await withStubServer(StubSet([stub("a", "GET", "/a")]), configuration: testConfiguration()) { server in
+            do {
+                _ = try await StubServer.start(stubs: StubSet([]), configuration: testConfiguration { $0.port = server.port })
+                Issue.record("a second server bound the same port")
+            } catch let error as StubServerError {
+                #expect(error.isAddressInUse)
+                #expect(error.message.contains("already in use"))
+            }
+        }
+        await #expect(throws: StubServerError.self) {
+            _ = try await StubServer.start(stubs: StubSet([]), configuration: testConfiguration { $0.rewriteOrigins = ["not an origin"] })
+        }
+    }
 }
