@@ -124,6 +124,11 @@ median() {  # file column
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status" 2> /dev/null || echo 0; }
 
 echo
+echo "Rounds (req/s, p99 ms):"
+for name in apicheck-literal nginx-literal apicheck-templated nginx-templated; do
+  printf '  %-20s %s\n' "$name" "$(awk '{printf "%s/%s  ", $1, $2}' "$WORK/results-$name.txt")"
+done
+echo "Medians:"
 printf '%-22s %12s %10s %8s\n' "server / path" "req/s" "p99 ms" "non-2xx"
 for name in apicheck-literal nginx-literal apicheck-templated nginx-templated; do
   printf '%-22s %12s %10s %8s\n' "$name" "$(median "$WORK/results-$name.txt" 1)" "$(median "$WORK/results-$name.txt" 2)" \

@@ -191,14 +191,16 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         var segments: [Substring] = []
         segments.reserveCapacity(8)
         var index = start
+        // Substrings of the UTF-8 view: slicing the String itself would round every bound to a
+        // Character boundary, a grapheme check per segment.
         while index < utf8.endIndex {
             if utf8[index] == UInt8(ascii: "/") {
-                segments.append(path[start..<index])
+                segments.append(Substring(utf8[start..<index]))
                 start = utf8.index(after: index)
             }
             index = utf8.index(after: index)
         }
-        segments.append(path[start..<utf8.endIndex])
+        segments.append(Substring(utf8[start..<utf8.endIndex]))
         return segments
     }
 }

@@ -67,14 +67,40 @@ public struct StubRequest: Sendable, Hashable {
     /// A request for an origin-form target such as `/movies/1?x=y`, as a server receives it.
     /// Parsed by hand: `URLComponents` would read `//movies/1` as a host.
     public init(method: String, target: String, headers: [HTTPHeader] = [], body: Data = Data()) {
-        // Index scans, not `split`: this runs once per request a stub server answers.
-        let withoutFragment = target.utf8.firstIndex(of: UInt8(ascii: "#")).map { target[..<$0] } ?? target[...]
-        let question = withoutFragment.utf8.firstIndex(of: UInt8(ascii: "?"))
-        let rawPath = String(question.map { withoutFragment[..<$0] } ?? withoutFragment)
+        // One pass over the bytes for `?`, `#` and `%` (this runs for every request a stub server
+        // answers); slices of the UTF-8 view, as String slices would round to Character boundaries.
+        let utf8 = target.utf8
+        var question: Int?
+        var end = utf8.count
+        var percentInPath = false
+        let scanned: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            for offset in 0..<bytes.count {
+                switch bytes[offset] {
+                case UInt8(ascii: "#"):
+                    end = offset
+                    return
+                case UInt8(ascii: "?") where question == nil:
+                    question = offset
+                case UInt8(ascii: "%") where question == nil:
+                    percentInPath = true
+                default:
+                    break
+                }
+            }
+        }
+        if scanned == nil {
+            end = utf8.firstIndex(of: UInt8(ascii: "#")).map { utf8.distance(from: utf8.startIndex, to: $0) } ?? utf8.count
+            question = utf8.prefix(end).firstIndex(of: UInt8(ascii: "?")).map { utf8.distance(from: utf8.startIndex, to: $0) }
+            percentInPath = utf8.prefix(question ?? end).contains(UInt8(ascii: "%"))
+        }
+        let pathEnd = question ?? end
+        // The common target is all path: keep its storage instead of copying it.
+        let rawPath = pathEnd == utf8.count ? target : String(Substring(utf8.prefix(pathEnd)))
+        let query = question.map { String(Substring(utf8.dropFirst($0 + 1).prefix(end - $0 - 1))) }
         self.init(
             method: method,
-            path: Self.percentDecoded(rawPath),
-            query: Self.queryItems(question.map { String(withoutFragment[withoutFragment.index(after: $0)...]) }),
+            path: percentInPath ? (rawPath.removingPercentEncoding ?? rawPath) : rawPath,
+            query: Self.queryItems(query),
             headers: headers,
             body: body
         )
