@@ -186,13 +186,26 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// cost more than the rest of a lookup.
     static func split(_ path: String) -> [Substring] {
         let utf8 = path.utf8
+        // Slash offsets from the contiguous bytes, then Substrings of the UTF-8 view: slicing the
+        // String itself would round every bound to a Character boundary (a grapheme check each).
+        if let segments = utf8.withContiguousStorageIfAvailable({ bytes -> [Substring] in
+            guard let first = bytes.firstIndex(of: UInt8(ascii: "/")) else { return [] }
+            var segments: [Substring] = []
+            segments.reserveCapacity(8)
+            var start = first + 1
+            for offset in start..<bytes.count where bytes[offset] == UInt8(ascii: "/") {
+                segments.append(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: offset)]))
+                start = offset + 1
+            }
+            segments.append(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)...]))
+            return segments
+        }) {
+            return segments
+        }
         guard var start = utf8.firstIndex(of: UInt8(ascii: "/")) else { return [] }
         start = utf8.index(after: start)
         var segments: [Substring] = []
-        segments.reserveCapacity(8)
         var index = start
-        // Substrings of the UTF-8 view: slicing the String itself would round every bound to a
-        // Character boundary, a grapheme check per segment.
         while index < utf8.endIndex {
             if utf8[index] == UInt8(ascii: "/") {
                 segments.append(Substring(utf8[start..<index]))

@@ -28,7 +28,10 @@ enum AdminAPI {
 
     /// Whether the request target is the admin API's (checked on the raw target, cheaply).
     static func isAdminTarget(_ uri: String) -> Bool {
-        uri.utf8.starts(with: "/__apicheck".utf8) && (uri.utf8.count == 11 || [UInt8(ascii: "/"), UInt8(ascii: "?")].contains(uri.utf8.dropFirst(11).first))
+        let utf8 = uri.utf8
+        // Most targets differ at the second byte; only those that do not pay for the full check.
+        guard utf8.count >= 11, utf8[utf8.index(after: utf8.startIndex)] == UInt8(ascii: "_") else { return false }
+        return utf8.starts(with: "/__apicheck".utf8) && (utf8.count == 11 || [UInt8(ascii: "/"), UInt8(ascii: "?")].contains(utf8.dropFirst(11).first))
     }
 
     /// Whether a stub's path is answered by the admin API instead.

@@ -78,6 +78,8 @@ final class LoopResponseCache {
     private var second = -1
     private var line = ByteBuffer()
     private var entries: [ObjectIdentifier: Entry] = [:]
+    /// The last response found or stored: a client polling one resource skips the table.
+    private var last: Entry?
 
     /// Starts a new second when the clock moved; returns the current one.
     @inline(__always)
@@ -90,6 +92,7 @@ final class LoopResponseCache {
         buffer.writeHeader("Date", HTTPDate.rfc1123(Date(timeIntervalSince1970: TimeInterval(now))))
         line = buffer
         if !entries.isEmpty { entries.removeAll(keepingCapacity: true) }
+        last = nil
     }
 
     /// `Date: Sun, 06 Nov 1994 08:49:37 GMT\r\n` for now.
@@ -101,12 +104,16 @@ final class LoopResponseCache {
     /// The complete response for `prepared` sent earlier this second, if any.
     func response(for prepared: PreparedResponse) -> ByteBuffer? {
         tick()
+        if let last, last.prepared === prepared { return last.bytes }
         guard let entry = entries[ObjectIdentifier(prepared)], entry.prepared === prepared else { return nil }
+        last = entry
         return entry.bytes
     }
 
     func store(_ bytes: ByteBuffer, for prepared: PreparedResponse) {
         guard entries.count < Self.maximumEntries else { return }
-        entries[ObjectIdentifier(prepared)] = Entry(prepared: prepared, bytes: bytes)
+        let entry = Entry(prepared: prepared, bytes: bytes)
+        entries[ObjectIdentifier(prepared)] = entry
+        last = entry
     }
 }
