@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "APICheckInterceptor", targets: ["APICheckInterceptor"]),
         .library(name: "APICheckTesting", targets: ["APICheckTesting"]),
         .library(name: "APICheckReport", targets: ["APICheckReport"]),
+        .library(name: "APICheckServer", targets: ["APICheckServer"]),
         .executable(name: "apicheck", targets: ["apicheck"]),
     ],
     dependencies: [
@@ -82,11 +83,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The stub server: SwiftNIO HTTP/1.1 directly (no framework), hot reload, admin API.
+        .target(
+            name: "APICheckServer",
+            dependencies: [
+                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckResponder",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "apicheck",
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
-                "APICheckReport",
+                "APICheckReport", "APICheckServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -111,6 +123,15 @@ let package = Package(
                 "APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckReport", "APICheckResponder",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "APICheckServerTests",
+            dependencies: [
+                "APICheckServer", "APICheckModel", "APICheckStubFiles", "APICheckJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "APICheckTemplatesTests", dependencies: ["APICheckTemplates", "APICheckModel"]),
         .testTarget(

@@ -133,10 +133,16 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
             case .variable(let name, let prefix, let suffix):
                 guard position < path.count else { return false }
                 let segment = path[position]
-                guard segment.utf8.count > prefix.utf8.count + suffix.utf8.count, segment.hasPrefix(prefix), segment.hasSuffix(suffix) else {
-                    return false
+                if prefix.isEmpty && suffix.isEmpty {
+                    // The common `{id}`: no Character-wise prefix and suffix work.
+                    guard !segment.isEmpty else { return false }
+                    parameters[name] = String(segment)
+                } else {
+                    guard segment.utf8.count > prefix.utf8.count + suffix.utf8.count, segment.hasPrefix(prefix), segment.hasSuffix(suffix) else {
+                        return false
+                    }
+                    parameters[name] = String(segment.dropFirst(prefix.count).dropLast(suffix.count))
                 }
-                parameters[name] = String(segment.dropFirst(prefix.count).dropLast(suffix.count))
             case .glob(let glob):
                 guard position < path.count, Self.globMatches(glob.utf8, path[position].utf8) else { return false }
             }
@@ -180,19 +186,34 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// cost more than the rest of a lookup.
     static func split(_ path: String) -> [Substring] {
         let utf8 = path.utf8
+        // Slash offsets from the contiguous bytes, then Substrings of the UTF-8 view: slicing the
+        // String itself would round every bound to a Character boundary (a grapheme check each).
+        if let segments = utf8.withContiguousStorageIfAvailable({ bytes -> [Substring] in
+            guard let first = bytes.firstIndex(of: UInt8(ascii: "/")) else { return [] }
+            var segments: [Substring] = []
+            segments.reserveCapacity(8)
+            var start = first + 1
+            for offset in start..<bytes.count where bytes[offset] == UInt8(ascii: "/") {
+                segments.append(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: offset)]))
+                start = offset + 1
+            }
+            segments.append(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)...]))
+            return segments
+        }) {
+            return segments
+        }
         guard var start = utf8.firstIndex(of: UInt8(ascii: "/")) else { return [] }
         start = utf8.index(after: start)
         var segments: [Substring] = []
-        segments.reserveCapacity(8)
         var index = start
         while index < utf8.endIndex {
             if utf8[index] == UInt8(ascii: "/") {
-                segments.append(path[start..<index])
+                segments.append(Substring(utf8[start..<index]))
                 start = utf8.index(after: index)
             }
             index = utf8.index(after: index)
         }
-        segments.append(path[start..<utf8.endIndex])
+        segments.append(Substring(utf8[start..<utf8.endIndex]))
         return segments
     }
 }

@@ -28,7 +28,7 @@ public struct StubRequest: Sendable, Hashable {
         method: String, path: String, query: [QueryItem] = [], headers: [HTTPHeader] = [], body: Data = Data(),
         scheme: String? = nil, host: String? = nil, port: Int? = nil
     ) {
-        self.method = method.uppercased()
+        self.method = method.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } ? method.uppercased() : method
         self.path = path.isEmpty ? "/" : path
         self.query = query
         self.headers = headers
@@ -58,8 +58,8 @@ public struct StubRequest: Sendable, Hashable {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-            let value = parts.count == 2 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : nil
+            let name = percentDecoded(String(parts[0]))
+            let value = parts.count == 2 ? percentDecoded(String(parts[1])) : nil
             return QueryItem(name: name, value: value)
         }
     }
@@ -67,16 +67,50 @@ public struct StubRequest: Sendable, Hashable {
     /// A request for an origin-form target such as `/movies/1?x=y`, as a server receives it.
     /// Parsed by hand: `URLComponents` would read `//movies/1` as a host.
     public init(method: String, target: String, headers: [HTTPHeader] = [], body: Data = Data()) {
-        let withoutFragment = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let parts = withoutFragment.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let rawPath = String(parts.first ?? "")
+        // One pass over the bytes for `?`, `#` and `%` (this runs for every request a stub server
+        // answers); slices of the UTF-8 view, as String slices would round to Character boundaries.
+        let utf8 = target.utf8
+        var question: Int?
+        var end = utf8.count
+        var percentInPath = false
+        let scanned: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            for offset in 0..<bytes.count {
+                switch bytes[offset] {
+                case UInt8(ascii: "#"):
+                    end = offset
+                    return
+                case UInt8(ascii: "?") where question == nil:
+                    question = offset
+                case UInt8(ascii: "%") where question == nil:
+                    percentInPath = true
+                default:
+                    break
+                }
+            }
+        }
+        if scanned == nil {
+            end = utf8.firstIndex(of: UInt8(ascii: "#")).map { utf8.distance(from: utf8.startIndex, to: $0) } ?? utf8.count
+            question = utf8.prefix(end).firstIndex(of: UInt8(ascii: "?")).map { utf8.distance(from: utf8.startIndex, to: $0) }
+            percentInPath = utf8.prefix(question ?? end).contains(UInt8(ascii: "%"))
+        }
+        let pathEnd = question ?? end
+        // The common target is all path: keep its storage instead of copying it.
+        let rawPath = pathEnd == utf8.count ? target : String(Substring(utf8.prefix(pathEnd)))
+        let query = question.map { String(Substring(utf8.dropFirst($0 + 1).prefix(end - $0 - 1))) }
         self.init(
             method: method,
-            path: rawPath.removingPercentEncoding ?? rawPath,
-            query: Self.queryItems(parts.count == 2 ? String(parts[1]) : nil),
+            path: percentInPath ? (rawPath.removingPercentEncoding ?? rawPath) : rawPath,
+            query: Self.queryItems(query),
             headers: headers,
             body: body
         )
+    }
+
+    /// Percent-decoded, or as is when it has no escapes or invalid ones. Skips Foundation's
+    /// decoder (the costliest step of a stub server's request) when there is nothing to decode.
+    static func percentDecoded(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        return text.removingPercentEncoding ?? text
     }
 
     static func defaultPort(for scheme: String) -> Int? {

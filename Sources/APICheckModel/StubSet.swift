@@ -242,13 +242,14 @@ private struct MatchContext {
 
     /// Everything but the path, which the caller has checked (literal) or checks next (patterns).
     mutating func accepts(_ entry: MatchEntry, _ request: StubRequest) -> Bool {
-        let pattern = entry.pattern
-        if let method = pattern.method, method != request.method { return false }
-        if let tag = entry.scenario, let active = scenarios[tag.useCase], active != tag.name { return false }
-        for constraint in pattern.query where !queryMatches(constraint, request) { return false }
-        for constraint in pattern.headers where !headerMatches(constraint, request) { return false }
-        if let origin = pattern.origin, !originMatches(origin, request) { return false }
-        for constraint in pattern.body where !bodyMatches(constraint, request) { return false }
+        // Fields read in place (no copy of the whole pattern): this runs for every candidate.
+        if let method = entry.pattern.method, method != request.method { return false }
+        if !scenarios.isEmpty, let tag = entry.scenario, let active = scenarios[tag.useCase], active != tag.name { return false }
+        guard entry.constraintCount > 0 else { return true }
+        for constraint in entry.pattern.query where !queryMatches(constraint, request) { return false }
+        for constraint in entry.pattern.headers where !headerMatches(constraint, request) { return false }
+        if let origin = entry.pattern.origin, !originMatches(origin, request) { return false }
+        for constraint in entry.pattern.body where !bodyMatches(constraint, request) { return false }
         return true
     }
 

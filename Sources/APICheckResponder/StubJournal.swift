@@ -9,7 +9,19 @@ import Synchronization
 /// #expect(interceptor.journal.requests(method: "PUT", path: "/cart/AzCa3T").count == 1)
 /// ```
 public final class StubJournal: Sendable {
-    private let entries = Mutex<[JournalEntry]>([])
+    /// A ring: once full, the oldest entry is overwritten in O(1), so a journal at capacity costs
+    /// the same per request as an empty one (a stub server records every request it answers).
+    private struct Ring: Sendable {
+        var storage: [JournalEntry] = []
+        /// Index of the oldest entry once `storage` is full.
+        var start = 0
+
+        var ordered: [JournalEntry] {
+            start == 0 ? storage : Array(storage[start...] + storage[..<start])
+        }
+    }
+
+    private let ring = Mutex<Ring>(Ring())
     /// Oldest entries are dropped beyond this many, so a long-running app cannot grow without bound.
     public let capacity: Int
 
@@ -18,19 +30,34 @@ public final class StubJournal: Sendable {
     }
 
     /// All entries, oldest first.
-    public var all: [JournalEntry] { entries.withLock { $0 } }
+    public var all: [JournalEntry] { ring.withLock { $0.ordered } }
 
-    public var count: Int { entries.withLock { $0.count } }
+    public var count: Int { ring.withLock { $0.storage.count } }
+
+    /// At most `limit` entries from the `offset`-th oldest on, and how many entries there are in
+    /// all: one page, without copying the whole journal.
+    public func entries(offset: Int, limit: Int) -> (total: Int, entries: [JournalEntry]) {
+        ring.withLock { ring in
+            let total = ring.storage.count
+            let first = min(max(offset, 0), total)
+            let end = min(first + max(limit, 0), total)
+            return (total, (first..<end).map { ring.storage[(ring.start + $0) % total] })
+        }
+    }
 
     public func record(_ entry: JournalEntry) {
-        entries.withLock { list in
-            list.append(entry)
-            if list.count > capacity { list.removeFirst(list.count - capacity) }
+        ring.withLock { ring in
+            if ring.storage.count < capacity {
+                ring.storage.append(entry)
+            } else {
+                ring.storage[ring.start] = entry
+                ring.start = (ring.start + 1) % capacity
+            }
         }
     }
 
     public func clear() {
-        entries.withLock { $0.removeAll() }
+        ring.withLock { $0 = Ring() }
     }
 
     /// Entries whose request has this method (any, if `nil`) and whose path matches `path`
@@ -66,8 +93,29 @@ public struct JournalEntry: Sendable {
     public var date: Date
     public var request: StubRequest
     /// The full URL as sent.
-    public var url: URL
+    public var url: URL {
+        get {
+            switch location {
+            case .url(let url):
+                return url
+            case .target(let origin, let target):
+                let text = target.hasPrefix("/") ? origin + target : target
+                return URL(string: text) ?? URL(string: origin) ?? URL(fileURLWithPath: "/")
+            }
+        }
+        set { location = .url(newValue) }
+    }
     public var outcome: Outcome
+
+    /// Where the request went: a URL, or (for a server, which receives targets) its origin and
+    /// target, turned into a URL only when read: parsing a URL per request is a stub server's
+    /// largest cost after HTTP itself.
+    private enum Location: Sendable {
+        case url(URL)
+        case target(origin: String, target: String)
+    }
+
+    private var location: Location
 
     public enum Outcome: Sendable {
         /// A stub answered with this status (for a failure stub, `failure` is set).
@@ -88,7 +136,16 @@ public struct JournalEntry: Sendable {
     public init(date: Date = Date(), request: StubRequest, url: URL, outcome: Outcome) {
         self.date = date
         self.request = request
-        self.url = url
+        self.location = .url(url)
+        self.outcome = outcome
+    }
+
+    /// An entry for a request a server at `origin` (`http://127.0.0.1:8080`) received for
+    /// `target` (origin-form `/movies/1?x=y`, or absolute-form).
+    public init(date: Date = Date(), request: StubRequest, origin: String, target: String, outcome: Outcome) {
+        self.date = date
+        self.request = request
+        self.location = .target(origin: origin, target: target)
         self.outcome = outcome
     }
 

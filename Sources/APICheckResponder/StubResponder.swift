@@ -83,7 +83,8 @@ public final class StubResponder: Sendable {
         // Match outside the lock (the set is immutable); lock again only to advance a sequence.
         let (stubs, scenarios) = state.withLock { ($0.stubs, $0.scenarios) }
         var match = stubs.match(request, scenarios: scenarios)
-        if match.matched == nil, request.method == "HEAD" {
+        // `if case`, not `match.matched == nil`: that comparison copies the whole matched stub.
+        if case .unmatched = match, request.method == "HEAD" {
             var get = request
             get.method = "GET"
             if case .matched(let found) = stubs.match(get, scenarios: scenarios) { match = .matched(found) }

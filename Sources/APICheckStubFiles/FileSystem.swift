@@ -3,21 +3,21 @@ import Foundation
 
 /// The few file-system operations the loader needs, on POSIX directly: Foundation's `URL`
 /// and `FileManager` path handling cost more than parsing a stub file.
-enum FileSystem {
-    enum EntryKind {
+package enum FileSystem {
+    package enum EntryKind: Sendable {
         case file, directory, symlink, other
     }
 
-    struct Entry {
+    package struct Entry: Sendable {
         /// Relative to the walked folder, `/`-separated.
-        let relativePath: String
-        let kind: EntryKind
+        package let relativePath: String
+        package let kind: EntryKind
     }
 
     /// Every entry below `folder` (not following symlinks, skipping names that start with "."),
     /// depth-first, and whether the walk stopped at `maximumEntries`; `nil` if `folder` cannot
     /// be opened.
-    static func walk(_ folder: String, maximumEntries: Int) -> (entries: [Entry], truncated: Bool)? {
+    package static func walk(_ folder: String, maximumEntries: Int) -> (entries: [Entry], truncated: Bool)? {
         var entries: [Entry] = []
         var pending: [String] = [""]
         var opened = false
@@ -68,7 +68,7 @@ enum FileSystem {
     }
 
     /// The path with every symlink resolved, or `nil` if it does not exist.
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -12,11 +12,12 @@ struct APICheckCommand: AsyncParsableCommand {
             Examples:
               apicheck lint stubs/acmeflix
               apicheck show stubs/acmeflix/root.xml
+              apicheck serve stubs/acmeflix --port 3000
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
               apicheck report merge shard-*.json --format junit --output report.xml
             """,
         version: APICheckVersion.current,
-        subcommands: [LintCommand.self, ShowCommand.self, CrawlCommand.self, ReportCommand.self]
+        subcommands: [LintCommand.self, ShowCommand.self, ServeCommand.self, CrawlCommand.self, ReportCommand.self]
     )
 
     /// Exit codes follow FORMATS §7: 0 clean, 1 problems found, 2 usage or infrastructure errors.

@@ -1,0 +1,286 @@
+import APICheckJSON
+import APICheckModel
+import APICheckResponder
+import APICheckStubFiles
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// What every connection of one server shares: the responder, the served set and its wire
+/// form, the configuration and the reload machinery. Immutable or locked; safe from any loop.
+final class ServerCore: Sendable {
+    let configuration: StubServer.Configuration
+    let responder: StubResponder
+    let logger: Logger
+    /// The origin that serves the stubs (`http://127.0.0.1:8080`): templates' `baseURL`.
+    let baseURL: String
+    let baseURLValue: URL
+    let rewriters: [OriginRewriter]
+    let source: StubSource?
+    let threadPool: NIOThreadPool
+    let startedAt = ContinuousClock.now
+    let connections = ConnectionRegistry()
+    static let serverHeader = "apicheck"
+    /// One response cache per event loop, touched only on its loop.
+    private let caches: [ObjectIdentifier: NIOLoopBound<LoopResponseCache>]
+
+    /// The served set, and a sequence number that is odd while a new set is being installed, so a
+    /// request can tell whether the set it matched against is the one it read (a seqlock). The
+    /// number is atomic: the hot path reads it twice per request and takes no lock unless it moved.
+    private let sequence = Atomic<Int>(0)
+    private let current: Mutex<ServedStubs>
+    /// Serialises installs and reloads (the watcher and the admin API may reload at once).
+    private let installLock = Mutex<Void>(())
+    private let reloadState = Mutex<ReloadStatus>(ReloadStatus())
+
+    init(
+        stubs: StubSet, source: StubSource?, configuration: StubServer.Configuration, baseURL: String,
+        rewriters: [OriginRewriter], caches: [ObjectIdentifier: NIOLoopBound<LoopResponseCache>], logger: Logger
+    ) {
+        self.caches = caches
+        self.configuration = configuration
+        self.source = source
+        self.logger = logger
+        self.baseURL = baseURL
+        self.baseURLValue = URL(string: baseURL) ?? URL(fileURLWithPath: "/")
+        self.rewriters = rewriters
+        self.threadPool = NIOThreadPool.singleton
+        let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader)
+        self.responder = StubResponder(
+            stubs: stubs, scenarios: configuration.scenarios, journal: StubJournal(capacity: configuration.journalCapacity)
+        )
+        self.current = Mutex(served)
+        report(served)
+    }
+
+    /// The cache of `eventLoop`; call on that loop. A loop not of this server's group gets its own.
+    func cache(for eventLoop: any EventLoop) -> LoopResponseCache {
+        caches[ObjectIdentifier(eventLoop)]?.value ?? LoopResponseCache()
+    }
+
+    // MARK: The served set
+
+    /// A consistent view for one request: the set's wire form, and the sequence number to check
+    /// after matching (see ``preparedResponse(for:response:snapshot:)``).
+    struct Snapshot {
+        let sequence: Int
+        let served: ServedStubs
+    }
+
+    /// The current view; `cached` (a connection's last one) is reused while nothing was installed.
+    func snapshot(reusing cached: Snapshot?) -> Snapshot {
+        let number = sequence.load(ordering: .acquiring)
+        if let cached, cached.sequence == number { return cached }
+        return current.withLock { Snapshot(sequence: sequence.load(ordering: .acquiring), served: $0) }
+    }
+
+    var served: ServedStubs { current.withLock { $0 } }
+
+    /// The wire form of `response`, which `matched` gave for a request matched after `snapshot`:
+    /// precomputed when no install happened meanwhile (so the table belongs to the set that
+    /// matched), else prepared now.
+    func preparedResponse(for matched: MatchedStub, response: StubResponse, snapshot: Snapshot) -> PreparedResponse {
+        if snapshot.sequence & 1 == 0, matched.stub.sequence == nil, sequence.load(ordering: .acquiring) == snapshot.sequence,
+            let prepared = snapshot.served.prepared[matched.stub.id]
+        {
+            return prepared
+        }
+        return PreparedResponse(response, rewriters: rewriters, serverHeader: Self.serverHeader)
+    }
+
+    /// Serves `stubs` from now on. Requests already matched finish with the set they matched.
+    func install(_ stubs: StubSet) {
+        let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader)
+        installLock.withLock { _ in
+            // Odd while the responder and the table disagree; the table is swapped before the
+            // number becomes even again, and under the lock snapshots read it with.
+            current.withLock { _ in _ = sequence.add(1, ordering: .sequentiallyConsistent) }
+            responder.replaceStubs(stubs)
+            current.withLock {
+                $0 = served
+                _ = sequence.add(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        report(served)
+    }
+
+    private func report(_ served: ServedStubs) {
+        for warning in served.warnings { logger.warning("\(warning)") }
+    }
+
+    // MARK: Reloading
+
+    struct ReloadStatus: Sendable {
+        var count = 0
+        var last: ReloadOutcome?
+    }
+
+    var reloadStatus: ReloadStatus { reloadState.withLock { $0 } }
+
+    /// Loads the source again and installs it when it loads without errors; otherwise keeps the
+    /// served set and logs each problem as `path:line:col: error: …`. Blocks: call it off the
+    /// event loops.
+    func reloadNow(trigger: String) -> ReloadOutcome {
+        guard let source else {
+            return ReloadOutcome(accepted: false, stubCount: served.stubs.count, diagnostics: [], message: "the server was started from a stub set, not from files; there is nothing to reload")
+        }
+        let start = ContinuousClock.now
+        let result = StubLoader(options: source.options, logger: logger).load(source.paths)
+        let outcome: ReloadOutcome
+        if result.hasErrors {
+            for diagnostic in result.errors { logger.error("\(diagnostic)") }
+            let message = "reload (\(trigger)) rejected: \(result.errors.count) \(result.errors.count == 1 ? "error" : "errors"); still serving the last good set of \(served.stubs.count) stubs"
+            logger.error("\(message)")
+            outcome = ReloadOutcome(accepted: false, stubCount: served.stubs.count, diagnostics: result.diagnostics, message: message)
+        } else {
+            for warning in result.warnings { logger.warning("\(warning)") }
+            install(result.stubSet)
+            let message = "reloaded (\(trigger)): \(result.stubSet.count) stubs from \(result.files.count) files in \(ContinuousClock.now - start)"
+            logger.info("\(message)")
+            outcome = ReloadOutcome(accepted: true, stubCount: result.stubSet.count, diagnostics: result.diagnostics, message: message)
+        }
+        reloadState.withLock {
+            $0.count += 1
+            $0.last = outcome
+        }
+        return outcome
+    }
+
+    /// ``reloadNow(trigger:)`` on the thread pool, completed on `eventLoop`.
+    func reload(trigger: String, on eventLoop: any EventLoop) -> EventLoopFuture<ReloadOutcome> {
+        threadPool.runIfActive(eventLoop: eventLoop) { self.reloadNow(trigger: trigger) }
+    }
+
+    // MARK: Requests
+
+    /// The transport-neutral request for a received head and body. Origin-form targets take
+    /// scheme, host and port from `Host` (for `match-host` stubs); absolute-form targets (a client
+    /// using the server as its proxy) carry their own.
+    func stubRequest(_ head: HTTPRequestHead, host: String?, body: ByteBuffer?) -> StubRequest {
+        var headers: [HTTPHeader] = []
+        headers.reserveCapacity(head.headers.count)
+        for (name, value) in head.headers { headers.append(HTTPHeader(name: name, value: value)) }
+        let data = body.map { Data($0.readableBytesView) } ?? Data()
+        let uri = head.uri
+        if uri.utf8.first != UInt8(ascii: "/"), uri.hasPrefix("http://") || uri.hasPrefix("https://"), let url = URL(string: uri) {
+            return StubRequest(method: head.method.rawValue, url: url, headers: headers, body: data)
+        }
+        var request = StubRequest(method: head.method.rawValue, target: uri, headers: headers, body: data)
+        request.scheme = "http"
+        if let host {
+            let (name, port) = Self.splitHost(host)
+            request.host = name
+            request.port = port ?? 80
+        }
+        return request
+    }
+
+    /// `example.com:8080` → (`example.com`, 8080); `[::1]:80` → (`::1`, 80). Lower-cases only when
+    /// needed and scans bytes: it runs for every request.
+    static func splitHost(_ host: String) -> (String, Int?) {
+        // The usual `name:port`, lower case, in one pass over contiguous bytes.
+        let fast: (String, Int?)?? = host.utf8.withContiguousStorageIfAvailable { bytes -> (String, Int?)? in
+            var colon = -1
+            for offset in 0..<bytes.count {
+                let byte = bytes[offset]
+                if (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte == UInt8(ascii: "[") { return nil }
+                if byte == UInt8(ascii: ":") { colon = offset }
+            }
+            guard colon >= 0 else { return (host, nil) }
+            var port = 0
+            for offset in (colon + 1)..<bytes.count {
+                let digit = bytes[offset] &- UInt8(ascii: "0")
+                guard digit < 10, port < 100_000 else { return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self), nil) }
+                port = port * 10 + Int(digit)
+            }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self), colon + 1 < bytes.count ? port : nil)
+        }
+        if case .some(.some(let result)) = fast { return result }
+        let text = host.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? host.lowercased() : host
+        let bytes = text.utf8
+        if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
+            let name = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            return (name, rest.hasPrefix(":") ? Int(rest.dropFirst()) : nil)
+        }
+        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return (text, nil) }
+        return (String(Substring(bytes[..<colon])), Int(Substring(bytes[bytes.index(after: colon)...])))
+    }
+
+    func record(_ request: consuming StubRequest, uri: String, _ outcome: JournalEntry.Outcome) {
+        responder.journal.record(JournalEntry(request: request, origin: baseURL, target: uri, outcome: outcome))
+    }
+
+    // MARK: Problem documents
+
+    /// An RFC 9457 `application/problem+json` body.
+    static func problem(status: Int, title: String, detail: String, extra: [JSONMember] = []) -> JSONValue {
+        .object(
+            [
+                JSONMember("type", "about:blank"), JSONMember("title", .string(title)), JSONMember("status", .number(Double(status))),
+                JSONMember("detail", .string(detail)),
+            ] + extra
+        )
+    }
+
+    /// The 404 for a request no stub answers: the near-miss report as `detail`, and each near
+    /// miss with its reasons.
+    static func unmatchedProblem(_ report: NearMissReport) -> JSONValue {
+        problem(
+            status: 404, title: "No stub matches the request", detail: report.description,
+            extra: [
+                JSONMember("request", .string(report.request.summary)),
+                JSONMember(
+                    "nearMisses",
+                    .array(report.nearMisses.map { miss in
+                        .object([
+                            JSONMember("stub", .string(miss.stub.name)), JSONMember("id", .string(miss.stub.id)),
+                            JSONMember("source", .string(miss.stub.source.description)),
+                            JSONMember("differences", .array(miss.differences.map { .string($0.description) })),
+                        ])
+                    })
+                ),
+            ]
+        )
+    }
+}
+
+/// How a reload went.
+public struct ReloadOutcome: Sendable {
+    /// Whether the new set is now served. A set with any error is never installed.
+    public var accepted: Bool
+    /// Stubs served after the reload (the old count when rejected).
+    public var stubCount: Int
+    /// Every problem the loader reported (errors and warnings), `path:line:col` located.
+    public var diagnostics: [Diagnostic]
+    /// One sentence for people.
+    public var message: String
+    /// When the reload finished.
+    public var date: Date
+
+    public init(accepted: Bool, stubCount: Int, diagnostics: [Diagnostic], message: String, date: Date = Date()) {
+        self.accepted = accepted
+        self.stubCount = stubCount
+        self.diagnostics = diagnostics
+        self.message = message
+        self.date = date
+    }
+}
+
+/// The open connections of a server, for graceful shutdown.
+final class ConnectionRegistry: Sendable {
+    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+
+    func add(_ channel: any Channel) {
+        channels.withLock { $0[ObjectIdentifier(channel)] = channel }
+        channel.closeFuture.whenComplete { [weak self] _ in
+            _ = self?.channels.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+        }
+    }
+
+    var all: [any Channel] { channels.withLock { Array($0.values) } }
+    var count: Int { channels.withLock { $0.count } }
+}

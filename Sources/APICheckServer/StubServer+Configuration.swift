@@ -1,0 +1,157 @@
+import APICheckModel
+import APICheckStubFiles
+import NIOCore
+
+extension StubServer {
+    /// How a ``StubServer`` listens and behaves. The defaults suit a developer machine: loopback
+    /// only, a free port, one event loop per core.
+    public struct Configuration: Sendable {
+        /// The address to bind. Anything but loopback exposes the stubs (and, with
+        /// ``adminToken``, the admin API) to the network; it is only used when asked for.
+        public var host: String
+        /// The port; 0 picks a free one (read it from ``StubServer/port``).
+        public var port: Int
+        /// The origin clients reach the server at, when it differs from `http://host:port`
+        /// (behind a proxy, from an emulator, when binding `0.0.0.0`). Templates see it as
+        /// `baseURL`, and rewritten origins become it.
+        public var baseURL: String?
+        /// Event loop threads; one per core by default.
+        public var eventLoopThreads: Int
+        public var limits: Limits
+        /// Answer CORS preflights and add CORS headers (echoing the request's `Origin`).
+        public var cors: Bool
+        /// When set, the admin API answers any peer that sends `Authorization: Bearer <token>`,
+        /// and nobody without it. When `nil`, it answers loopback peers only.
+        public var adminToken: String?
+        /// Origins (`http://localhost:3000`) rewritten to ``StubServer/baseURL`` in text bodies
+        /// and in `Location`, `Content-Location` and `Link` headers.
+        public var rewriteOrigins: [String]
+        /// The active scenario per use case at start.
+        public var scenarios: ScenarioSelection
+        /// Stub latency is multiplied by this (0 turns it off).
+        public var latencyScale: Double
+        /// How many requests the journal keeps (the oldest are dropped first).
+        public var journalCapacity: Int
+        /// How long ``StubServer/shutdown()`` lets requests in flight finish before closing
+        /// their connections.
+        public var shutdownTimeout: Duration
+        /// When set (and the server was started from files), the stub files are polled this often
+        /// and reloaded when they change.
+        public var watchInterval: Duration?
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 0, baseURL: String? = nil, eventLoopThreads: Int = System.coreCount,
+            limits: Limits = Limits(), cors: Bool = false, adminToken: String? = nil, rewriteOrigins: [String] = [],
+            scenarios: ScenarioSelection = [:], latencyScale: Double = 1, journalCapacity: Int = 10_000,
+            shutdownTimeout: Duration = .seconds(10), watchInterval: Duration? = nil
+        ) {
+            self.host = host
+            self.port = port
+            self.baseURL = baseURL
+            self.eventLoopThreads = eventLoopThreads
+            self.limits = limits
+            self.cors = cors
+            self.adminToken = adminToken
+            self.rewriteOrigins = rewriteOrigins
+            self.scenarios = scenarios
+            self.latencyScale = latencyScale
+            self.journalCapacity = journalCapacity
+            self.shutdownTimeout = shutdownTimeout
+            self.watchInterval = watchInterval
+        }
+    }
+
+    /// Bounds on what one client may send or hold.
+    public struct Limits: Sendable {
+        /// Request line plus headers; beyond it the answer is 431.
+        public var maximumHeaderBytes: Int
+        /// Header fields per request; beyond it the answer is 431.
+        public var maximumHeaderCount: Int
+        /// Request body; beyond it the answer is 413 (checked against `Content-Length` before
+        /// reading, and while reading chunked bodies).
+        public var maximumBodyBytes: Int
+        /// A connection that sends nothing for this long is closed (also ends `timedOut` holds).
+        public var idleTimeout: Duration
+        /// Pipelined requests queued per connection before reading pauses.
+        public var maximumPipelinedRequests: Int
+        /// Largest body file read into memory to rewrite origins (larger ones fail with 500).
+        public var maximumRewrittenFileBytes: Int
+
+        public init(
+            maximumHeaderBytes: Int = 16 << 10, maximumHeaderCount: Int = 100, maximumBodyBytes: Int = 8 << 20,
+            idleTimeout: Duration = .seconds(30), maximumPipelinedRequests: Int = 64, maximumRewrittenFileBytes: Int = 64 << 20
+        ) {
+            self.maximumHeaderBytes = maximumHeaderBytes
+            self.maximumHeaderCount = maximumHeaderCount
+            self.maximumBodyBytes = maximumBodyBytes
+            self.idleTimeout = idleTimeout
+            self.maximumPipelinedRequests = maximumPipelinedRequests
+            self.maximumRewrittenFileBytes = maximumRewrittenFileBytes
+        }
+    }
+}
+
+/// Where a server's stubs come from, so it can load them again (admin reload, `--watch`).
+public struct StubSource: Sendable {
+    /// Stub files and folders, as given to ``APICheckStubFiles/StubLoader/load(_:)``.
+    public var paths: [String]
+    public var options: StubLoadOptions
+    /// The state of the files just before they were loaded, so the watcher also sees changes
+    /// made between loading and watching. Without it the watcher starts from the files as they
+    /// are when it starts.
+    package var fingerprint: Int?
+
+    public init(paths: [String], options: StubLoadOptions = StubLoadOptions()) {
+        self.paths = paths
+        self.options = options
+    }
+
+    /// Records the files' state; call just before loading them.
+    package mutating func recordFingerprint() {
+        fingerprint = StubFileWatcher.fingerprint(paths, maximumEntries: options.maximumFileCount * 4)
+    }
+}
+
+/// Why a stub server could not start.
+public struct StubServerError: Error, Sendable, CustomStringConvertible {
+    private enum Code: Sendable, Equatable {
+        case addressInUse, cannotBind, invalidConfiguration, invalidStubs
+    }
+
+    private let code: Code
+    /// What went wrong and what to do next.
+    public let message: String
+    /// For stub files that do not load: every problem, located.
+    public let diagnostics: [Diagnostic]
+
+    private init(_ code: Code, _ message: String, diagnostics: [Diagnostic] = []) {
+        self.code = code
+        self.message = message
+        self.diagnostics = diagnostics
+    }
+
+    public static func addressInUse(host: String, port: Int) -> StubServerError {
+        StubServerError(.addressInUse, "\(host):\(port) is already in use; pick another --port (0 picks a free one) or stop the process using it")
+    }
+
+    public static func cannotBind(host: String, port: Int, reason: String) -> StubServerError {
+        StubServerError(.cannotBind, "cannot listen on \(host):\(port): \(reason)")
+    }
+
+    public static func invalidConfiguration(_ message: String) -> StubServerError {
+        StubServerError(.invalidConfiguration, message)
+    }
+
+    public static func invalidStubs(_ diagnostics: [Diagnostic]) -> StubServerError {
+        let errors = diagnostics.filter { $0.severity == .error }
+        return StubServerError(
+            .invalidStubs, "\(errors.count) stub file \(errors.count == 1 ? "error" : "errors"):\n" + errors.map(\.description).joined(separator: "\n"),
+            diagnostics: diagnostics
+        )
+    }
+
+    /// The port is taken.
+    public var isAddressInUse: Bool { code == .addressInUse }
+
+    public var description: String { message }
+}

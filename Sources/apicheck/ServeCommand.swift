@@ -1,0 +1,255 @@
+import APICheckModel
+import APICheckServer
+import APICheckStubFiles
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve stub files over HTTP/1.1 on 127.0.0.1 (SwiftNIO).",
+        discussion: """
+            Answers requests from the stubs exactly as the in-process interceptor does (same
+            matching, sequences, scenarios, templates). The first line printed is the URL it
+            listens on. Unmatched requests get a 404 application/problem+json that explains the
+            nearest stubs. The admin API lives under /__apicheck/ (health, stubs, journal,
+            scenarios, reload); see docs/stub-server.md.
+
+            Binds 127.0.0.1 unless --host says otherwise. Stops gracefully on Ctrl-C or SIGTERM
+            (requests in flight finish) and exits 0.
+
+            Exit status: 0 after a graceful stop, 2 when the port is taken, a path is missing,
+            no stub loads, or an option is invalid.
+
+            Examples:
+              apicheck serve stubs/acmeflix --port 3000
+              apicheck serve stubs/acmeflix --port 0 --rewrite-origin http://localhost:3000
+              apicheck serve stubs --watch --scenario welcome-screen/sign-in=fail-locked
+              apicheck serve stubs --host 0.0.0.0 --base-url http://10.0.2.2:8080 --admin-token s3cret --cors
+            """
+    )
+
+    enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+        case trace, debug, info, notice, warning, error, critical
+
+        var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
+    }
+
+    @Argument(help: "Stub files or folders to serve.", completion: .file())
+    var paths: [String]
+
+    @Option(help: "The address to listen on. Anything but loopback exposes the stubs to the network.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port (0 picks a free one; the first line printed says which).")
+    var port = 8080
+
+    @Option(name: .customLong("base-url"), help: "The origin clients use to reach the server, when not http://host:port (templates' baseURL, rewritten links).")
+    var baseURL: String?
+
+    @Flag(help: "Reload when stub files change; a broken file is reported and the last good set keeps serving.")
+    var watch = false
+
+    @Option(name: .customLong("scenario"), help: ArgumentHelp("Activate a scenario: use-case=scenario (the folder and the file name). Repeatable.", valueName: "use-case=name"))
+    var scenarios: [String] = []
+
+    @Option(name: .customLong("admin-token"), help: "Open the admin API to any peer that sends 'Authorization: Bearer <token>' (otherwise loopback only).")
+    var adminToken: String?
+
+    @Option(name: .customLong("rewrite-origin"), help: ArgumentHelp("Rewrite this origin to the server's own in text bodies and Location/Content-Location/Link headers. Repeatable.", valueName: "http://host:port"))
+    var rewriteOrigins: [String] = []
+
+    @Flag(help: "Answer CORS preflights and add CORS headers to every response.")
+    var cors = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug (one line per request), info, notice, warning (unmatched requests), error, critical.")
+    var logLevel: LogLevel = .info
+
+    @Option(name: .customLong("max-body"), help: "Largest request body accepted, in bytes or with K/M/G (413 beyond).")
+    var maxBody = "8M"
+
+    @Option(name: .customLong("max-header"), help: "Largest request head (request line + headers), in bytes or with K/M (431 beyond).")
+    var maxHeader = "16K"
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay silent before it is closed.")
+    var idleTimeout = 30.0
+
+    @Option(name: .customLong("shutdown-timeout"), help: "Seconds requests in flight get to finish on Ctrl-C or SIGTERM.")
+    var shutdownTimeout = 10.0
+
+    @Option(help: "Event loop threads (default: one per core).")
+    var threads: Int?
+
+    @Option(help: "The stub root that body-file paths resolve against and may not leave (default: each folder argument).", completion: .directory)
+    var root: String?
+
+    func validate() throws {
+        if paths.isEmpty {
+            throw ValidationError("Name at least one stub folder or file, e.g. 'apicheck serve stubs/acmeflix'.")
+        }
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("'\(path)': no such file or folder.")
+        }
+        try validateRoot(root)
+        guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not in 0...65535.") }
+        _ = try selection()
+        guard Self.byteCount(maxBody) != nil else { throw ValidationError("--max-body '\(maxBody)' is not a size such as 8M or 1048576.") }
+        guard Self.byteCount(maxHeader).map({ $0 > 0 }) == true else { throw ValidationError("--max-header '\(maxHeader)' is not a size such as 16K.") }
+        guard idleTimeout > 0, idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be a positive number of seconds.") }
+        guard shutdownTimeout >= 0, shutdownTimeout.isFinite else { throw ValidationError("--shutdown-timeout must be zero or more seconds.") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+        for origin in rewriteOrigins + (baseURL.map { [$0] } ?? []) {
+            do { _ = try OriginRewriter.normalizedOrigin(origin) } catch { throw ValidationError("\(error).") }
+        }
+    }
+
+    func selection() throws -> ScenarioSelection {
+        var selection: ScenarioSelection = [:]
+        for item in scenarios {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--scenario '\(item)' must be use-case=scenario, e.g. welcome-screen/sign-in=fail-locked.")
+            }
+            selection[String(parts[0])] = String(parts[1])
+        }
+        return selection
+    }
+
+    /// `8M`, `512K`, `1G`, `1048576`.
+    static func byteCount(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        if let last = trimmed.last, let multiplier = multipliers[last] {
+            guard let value = Int(trimmed.dropLast()), value >= 0, value <= Int.max / multiplier else { return nil }
+            return value * multiplier
+        }
+        guard let value = Int(trimmed), value >= 0 else { return nil }
+        return value
+    }
+
+    func run() throws {
+        // Before anything else: a signal source registers asynchronously, and a SIGTERM sent as
+        // soon as the URL is printed must not find the default action (or nothing) in place.
+        let termination = TerminationSignal()
+        let level = logLevel.level
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "apicheck.server")
+        let output = Output(fileDescriptor: STDERR_FILENO)
+
+        let options = StubLoadOptions(root: root)
+        var source = StubSource(paths: paths, options: options)
+        if watch { source.recordFingerprint() }
+        let result = StubLoader(options: options, logger: logger).load(paths)
+        for diagnostic in result.diagnostics { output.writeError(output.format(diagnostic)) }
+        if result.stubSet.isEmpty {
+            output.writeError("apicheck serve: no stubs loaded from \(paths.joined(separator: " ")); fix the errors above (apicheck lint shows them) or name a folder with stub files.")
+            throw ExitCode(2)
+        }
+        if result.hasErrors {
+            let invalid = result.files.filter { !$0.isValid }.count
+            output.writeError("apicheck serve: \(invalid) invalid \(invalid == 1 ? "file is" : "files are") not served; serving the \(result.stubSet.count) stubs of the valid files.")
+        }
+
+        let configuration = StubServer.Configuration(
+            host: host, port: port, baseURL: baseURL, eventLoopThreads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+            limits: StubServer.Limits(
+                maximumHeaderBytes: Self.byteCount(maxHeader) ?? 16 << 10, maximumBodyBytes: Self.byteCount(maxBody) ?? 8 << 20,
+                idleTimeout: .milliseconds(Int64(idleTimeout * 1000))
+            ),
+            cors: cors, adminToken: adminToken, rewriteOrigins: rewriteOrigins, scenarios: try selection(),
+            shutdownTimeout: .milliseconds(Int64(shutdownTimeout * 1000)), watchInterval: watch ? .milliseconds(300) : nil
+        )
+        let stubs = result.stubSet
+        let reloadSource = source
+        let started = blocking { () async throws(StubServerError) -> StubServer in
+            try await StubServer.start(stubs: stubs, source: reloadSource, configuration: configuration, logger: logger)
+        }
+        let server: StubServer
+        switch started {
+        case .success(let running): server = running
+        case .failure(let error):
+            output.writeError("apicheck serve: \(error.message)")
+            throw ExitCode(2)
+        }
+        for (useCase, scenario) in configuration.scenarios
+        where !stubs.stubs.contains(where: { $0.scenario?.useCase == useCase && $0.scenario?.name == scenario }) {
+            logger.warning("--scenario \(useCase)=\(scenario) names no stub; GET \(server.baseURL)/__apicheck/scenarios lists the use cases")
+        }
+
+        // The first line says where it listens; scripts and tests read it.
+        Output().write("Listening on \(server.baseURL) (\(stubs.count) stubs)")
+        Output().write("Admin API: \(server.baseURL)/__apicheck/health\(adminToken == nil ? " (loopback only)" : " (token required)")\(watch ? "; watching for changes" : ""). Stop with Ctrl-C.")
+
+        termination.wait()
+        logger.info("stopping: finishing requests in flight")
+        _ = blocking { () async throws(Never) in await server.shutdown() }
+    }
+}
+
+/// SIGINT and SIGTERM, caught from the moment this is made: ``wait()`` returns on the first, and
+/// a second one exits at once (for a shutdown that hangs).
+private final class TerminationSignal {
+    private let received = Locked(0)
+    private let stop = DispatchSemaphore(value: 0)
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        var sources: [any DispatchSourceSignal] = []
+        let received = self.received
+        let stop = self.stop
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                let count = received.value.withLock { count in
+                    count += 1
+                    return count
+                }
+                if count > 1 { Foundation.exit(130) }
+                stop.signal()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = sources
+    }
+
+    func wait() {
+        stop.wait()
+    }
+}
+
+/// Runs async work from synchronous code (ArgumentParser's `run()`), blocking the caller.
+private func blocking<Success: Sendable, Failure: Error>(_ work: @escaping @Sendable () async throws(Failure) -> Success) -> Result<Success, Failure> {
+    let box = Locked<Result<Success, Failure>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let result: Result<Success, Failure>
+        do throws(Failure) {
+            result = .success(try await work())
+        } catch {
+            result = .failure(error)
+        }
+        box.value.withLock { $0 = result }
+        done.signal()
+    }
+    done.wait()
+    guard let result = box.value.withLock({ $0 }) else { preconditionFailure("the task signalled without a result") }
+    return result
+}
+
+/// A value behind a lock that closures can share.
+private final class Locked<Value: Sendable>: Sendable {
+    let value: Mutex<Value>
+
+    init(_ value: Value) {
+        self.value = Mutex(value)
+    }
+}
