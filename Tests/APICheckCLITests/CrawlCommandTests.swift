@@ -87,3 +87,35 @@ import Testing
         #expect(mergedReport["findings"] == wholeReport["findings"])
     }
 }
+
+/// The crawler against the stub server over real sockets on 127.0.0.1: the seeded defects of each
+/// fixture set (their README tables) come out the same as in memory.
+@Suite struct CrawlOverServeTests {
+    func crawlOverHTTP(_ folder: String, root: String = "/", extra: [String] = []) throws -> (live: JSONValue, memory: JSONValue, status: Int32) {
+        let server = try ServeCommandTests.ServeProcess([folder, "--port", "0", "--log-level", "error"])
+        try server.waitUntilListening()
+        defer { _ = server.stop() }
+        #expect(server.baseURL.hasPrefix("http://127.0.0.1:"))
+        let live = try CLI.run(["crawl", server.baseURL + root, "--format", "json", "--concurrency", "16"] + extra)
+        let memory = try CLI.run(["crawl", server.baseURL + root, "--stubs", folder, "--format", "json"] + extra)
+        return (try JSONParser().parseValue(Array(live.stdout.utf8)), try JSONParser().parseValue(Array(memory.stdout.utf8)), live.status)
+    }
+
+    static func findings(_ report: JSONValue) -> [String] {
+        guard case .array(let list)? = report["findings"] else { return [] }
+        return list.map { "\($0["rule"].map { "\($0)" } ?? "") \($0["method"].map { "\($0)" } ?? "") \($0["url"].map { "\($0)" } ?? "")" }.sorted()
+    }
+
+    @Test(arguments: [
+        ("stubs/hal-shop", "/", ["--var", "id=p-1001"], 9),
+        ("stubs/jsonapi-blog", "/articles", [], 3),
+        ("stubs/siren-orders", "/", [], 2),
+        ("stubs/linkheader-pages", "/", [], 1),
+    ])
+    func fixtureOverHTTPMatchesInMemory(folder: String, root: String, extra: [String], expected: Int) throws {
+        let (live, memory, status) = try crawlOverHTTP(folder, root: root, extra: extra)
+        #expect(status == 1)
+        #expect(Self.findings(live).count == expected, "\(Self.findings(live))")
+        #expect(Self.findings(live) == Self.findings(memory))
+    }
+}
