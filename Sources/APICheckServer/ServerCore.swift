@@ -261,6 +261,7 @@ public struct ReloadOutcome: Sendable {
     /// When the reload finished.
     public var date: Date
 
+    /// An outcome; the server makes these, tests may too.
     public init(accepted: Bool, stubCount: Int, diagnostics: [Diagnostic], message: String, date: Date = Date()) {
         self.accepted = accepted
         self.stubCount = stubCount

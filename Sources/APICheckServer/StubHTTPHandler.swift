@@ -116,14 +116,17 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             let now = NIODeadline.now()
             let due = self.lastActivity + self.idleTimeout
+            let answering = self.busy && !self.holding
             let draining = !context.channel.isWritable && now < self.lastActivity + self.idleTimeout * 10
-            if now >= due, !(self.busy && !self.holding), !draining {
+            if now < due {
+                self.scheduleIdleCheck(at: due, context: context)
+            } else if answering || draining {
+                self.scheduleIdleCheck(at: now + self.idleTimeout, context: context)
+            } else {
                 self.core.logger.debug("idle connection closed", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
                 self.closing = true
                 self.idleCheck = nil
                 context.close(promise: nil)
-            } else {
-                self.scheduleIdleCheck(at: max(due, now + .milliseconds(10)), context: context)
             }
         }
     }

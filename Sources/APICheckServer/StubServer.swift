@@ -28,6 +28,7 @@ import Synchronization
 /// Start one with ``start(stubs:source:configuration:logger:)`` and always call ``shutdown()``
 /// (``withStubServer(_:configuration:logger:_:)`` does both).
 public final class StubServer: Sendable {
+    /// What the server was started with.
     public let configuration: Configuration
     /// The port listened on (the one picked when ``Configuration/port`` was 0).
     public let port: Int
