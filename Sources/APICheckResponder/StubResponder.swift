@@ -82,6 +82,18 @@ public final class StubResponder: Sendable {
     public func answer(_ request: StubRequest) -> StubAnswer {
         // Match outside the lock (the set is immutable); lock again only to advance a sequence.
         let (stubs, scenarios) = state.withLock { ($0.stubs, $0.scenarios) }
+        return answer(request, stubs: stubs, scenarios: scenarios)
+    }
+
+    /// ``answer(_:)`` against `stubs`, a set with the same stubs as the one being served (a
+    /// server's per-event-loop replica, so that threads do not share reference counts), or the
+    /// set a request started with while a new one is being installed. Scenarios, sequences and
+    /// the journal are this responder's.
+    package func answer(_ request: StubRequest, matchingIn stubs: StubSet) -> StubAnswer {
+        answer(request, stubs: stubs, scenarios: state.withLock { $0.scenarios })
+    }
+
+    private func answer(_ request: StubRequest, stubs: StubSet, scenarios: ScenarioSelection) -> StubAnswer {
         var match = stubs.match(request, scenarios: scenarios)
         // `if case`, not `match.matched == nil`: that comparison copies the whole matched stub.
         if case .unmatched = match, request.method == "HEAD" {

@@ -38,8 +38,11 @@ public struct OriginRewriter: Sendable, Hashable {
 
     /// Why a text is not an origin.
     public struct OriginError: Error, Sendable, CustomStringConvertible {
+        /// The text given as an origin.
         public let text: String
+        /// What is wrong with it.
         public let reason: String
+        /// The message for people, with the expected form.
         public var description: String { "'\(text)' is not an origin (\(reason)); write it as http://host:port" }
     }
 

@@ -24,12 +24,14 @@ final class ServerCore: Sendable {
     let startedAt = ContinuousClock.now
     let connections = ConnectionRegistry()
     static let serverHeader = "apicheck"
-    /// One response cache per event loop, touched only on its loop.
-    private let caches: [ObjectIdentifier: NIOLoopBound<LoopResponseCache>]
+    /// Each event loop and its state (replica, `Date` line, response cache), touched only on it.
+    private let loops: [ObjectIdentifier: (loop: any EventLoop, state: NIOLoopBound<LoopState>)]
+    /// Set when the server stops: no more work is handed to its event loops.
+    let stopping = Atomic<Bool>(false)
 
-    /// The served set, and a sequence number that is odd while a new set is being installed, so a
-    /// request can tell whether the set it matched against is the one it read (a seqlock). The
-    /// number is atomic: the hot path reads it twice per request and takes no lock unless it moved.
+    /// The served set, and how many sets were installed before it. Requests match against their
+    /// loop's replica of this set when the replica is of the current install, else against this
+    /// shared one; either way the precomputed responses come from the set that matched.
     private let sequence = Atomic<Int>(0)
     private let current: Mutex<ServedStubs>
     /// Serialises installs and reloads (the watcher and the admin API may reload at once).
@@ -38,9 +40,9 @@ final class ServerCore: Sendable {
 
     init(
         stubs: StubSet, source: StubSource?, configuration: StubServer.Configuration, baseURL: String,
-        rewriters: [OriginRewriter], caches: [ObjectIdentifier: NIOLoopBound<LoopResponseCache>], logger: Logger
+        rewriters: [OriginRewriter], loops: [ObjectIdentifier: (loop: any EventLoop, state: NIOLoopBound<LoopState>)], logger: Logger
     ) {
-        self.caches = caches
+        self.loops = loops
         self.configuration = configuration
         self.source = source
         self.logger = logger
@@ -54,23 +56,26 @@ final class ServerCore: Sendable {
         )
         self.current = Mutex(served)
         report(served)
+        distributeReplicas(of: stubs, sequence: 0)
     }
 
-    /// The cache of `eventLoop`; call on that loop. A loop not of this server's group gets its own.
-    func cache(for eventLoop: any EventLoop) -> LoopResponseCache {
-        caches[ObjectIdentifier(eventLoop)]?.value ?? LoopResponseCache()
+    /// The state of `eventLoop`; call on that loop. A loop not of this server's group gets its own.
+    func loopState(for eventLoop: any EventLoop) -> LoopState {
+        loops[ObjectIdentifier(eventLoop)]?.state.value ?? LoopState()
     }
 
     // MARK: The served set
 
-    /// A consistent view for one request: the set's wire form, and the sequence number to check
-    /// after matching (see ``preparedResponse(for:response:snapshot:)``).
+    /// The shared served set and the install it belongs to.
     struct Snapshot {
         let sequence: Int
         let served: ServedStubs
     }
 
-    /// The current view; `cached` (a connection's last one) is reused while nothing was installed.
+    /// The number of the current install.
+    var currentSequence: Int { sequence.load(ordering: .acquiring) }
+
+    /// The current shared set; `cached` (a connection's last one) is reused while nothing was installed.
     func snapshot(reusing cached: Snapshot?) -> Snapshot {
         let number = sequence.load(ordering: .acquiring)
         if let cached, cached.sequence == number { return cached }
@@ -79,32 +84,39 @@ final class ServerCore: Sendable {
 
     var served: ServedStubs { current.withLock { $0 } }
 
-    /// The wire form of `response`, which `matched` gave for a request matched after `snapshot`:
-    /// precomputed when no install happened meanwhile (so the table belongs to the set that
-    /// matched), else prepared now.
-    func preparedResponse(for matched: MatchedStub, response: StubResponse, snapshot: Snapshot) -> PreparedResponse {
-        if snapshot.sequence & 1 == 0, matched.stub.sequence == nil, sequence.load(ordering: .acquiring) == snapshot.sequence,
-            let prepared = snapshot.served.prepared[matched.stub.id]
-        {
-            return prepared
-        }
+    /// The wire form of `response`, which `matched` (a stub of `served`) gave: precomputed for
+    /// stubs without a sequence, else prepared now.
+    func preparedResponse(for matched: MatchedStub, response: StubResponse, in served: ServedStubs) -> PreparedResponse {
+        if matched.stub.sequence == nil, let prepared = served.prepared[matched.stub.id] { return prepared }
         return PreparedResponse(response, rewriters: rewriters, serverHeader: Self.serverHeader)
     }
 
     /// Serves `stubs` from now on. Requests already matched finish with the set they matched.
     func install(_ stubs: StubSet) {
         let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader)
-        installLock.withLock { _ in
-            // Odd while the responder and the table disagree; the table is swapped before the
-            // number becomes even again, and under the lock snapshots read it with.
-            current.withLock { _ in _ = sequence.add(1, ordering: .sequentiallyConsistent) }
+        let number = installLock.withLock { _ in
             responder.replaceStubs(stubs)
-            current.withLock {
+            return current.withLock {
                 $0 = served
-                _ = sequence.add(1, ordering: .sequentiallyConsistent)
+                return sequence.add(1, ordering: .sequentiallyConsistent).newValue
             }
         }
         report(served)
+        distributeReplicas(of: stubs, sequence: number)
+    }
+
+    /// Makes each event loop its own replica of `stubs` on the thread pool and hands it over;
+    /// until then the loop matches against the shared set.
+    private func distributeReplicas(of stubs: StubSet, sequence number: Int) {
+        guard loops.count > 1 else { return }  // one loop shares with nobody
+        let rewriters = self.rewriters
+        for (loop, state) in loops.values {
+            threadPool.submit { [self] _ in
+                let replica = ServedStubs(StubSetReplica.make(stubs), rewriters: rewriters, serverHeader: Self.serverHeader)
+                guard !stopping.load(ordering: .acquiring), currentSequence == number else { return }
+                loop.execute { state.value.adopt(replica, sequence: number) }
+            }
+        }
     }
 
     private func report(_ served: ServedStubs) {
@@ -261,6 +273,7 @@ public struct ReloadOutcome: Sendable {
     /// When the reload finished.
     public var date: Date
 
+    /// An outcome; the server makes these, tests may too.
     public init(accepted: Bool, stubCount: Int, diagnostics: [Diagnostic], message: String, date: Date = Date()) {
         self.accepted = accepted
         self.stubCount = stubCount

@@ -61,8 +61,10 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var inRead = false
     private var needsFlush = false
     private var peerIsLoopback = false
-    /// This event loop's `Date` line and recent responses.
-    private let cache: LoopResponseCache
+    /// This event loop's replica of the stubs, `Date` line and recent responses.
+    private let cache: LoopState
+    /// Whether each request is logged (read once: reading a `Logger` copies its handler).
+    private let logsRequests: Bool
     /// The served set this connection used last, reused while no reload happened.
     private var snapshot: ServerCore.Snapshot?
     /// Idle detection without a pipeline stage: the last read, and one timer per connection.
@@ -70,9 +72,10 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var idleCheck: Scheduled<Void>?
     private let idleTimeout: TimeAmount
 
-    init(core: ServerCore, cache: LoopResponseCache) {
+    init(core: ServerCore, loopState: LoopState) {
         self.core = core
-        self.cache = cache
+        self.cache = loopState
+        self.logsRequests = core.logger.logLevel <= .debug
         self.limits = core.configuration.limits
         self.idleTimeout = .nanoseconds(Int64(min(core.configuration.limits.idleTimeout / .nanoseconds(1), Double(Int64.max / 2))))
     }
@@ -116,14 +119,17 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             let now = NIODeadline.now()
             let due = self.lastActivity + self.idleTimeout
+            let answering = self.busy && !self.holding
             let draining = !context.channel.isWritable && now < self.lastActivity + self.idleTimeout * 10
-            if now >= due, !(self.busy && !self.holding), !draining {
+            if now < due {
+                self.scheduleIdleCheck(at: due, context: context)
+            } else if answering || draining {
+                self.scheduleIdleCheck(at: now + self.idleTimeout, context: context)
+            } else {
                 self.core.logger.debug("idle connection closed", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
                 self.closing = true
                 self.idleCheck = nil
                 context.close(promise: nil)
-            } else {
-                self.scheduleIdleCheck(at: max(due, now + .milliseconds(10)), context: context)
             }
         }
     }
@@ -363,9 +369,16 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
 
         let request = core.stubRequest(head, host: incoming.host, body: incoming.body)
-        let snapshot = core.snapshot(reusing: self.snapshot)
-        self.snapshot = snapshot
-        switch core.responder.answer(request) {
+        // This loop's replica when it is current, else the shared set: the same stubs either way.
+        let served: ServedStubs
+        if let replica = cache.replica(for: core.currentSequence) {
+            served = replica
+        } else {
+            let snapshot = core.snapshot(reusing: self.snapshot)
+            self.snapshot = snapshot
+            served = snapshot.served
+        }
+        switch core.responder.answer(request, matchingIn: served.stubs) {
         case .unmatched(let report):
             core.record(request, uri: head.uri, .unmatched(report))
             core.logger.warning("\(report.description)")
@@ -378,10 +391,10 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             writeSimple(status: 404, json: problem, contentType: "application/problem+json", head: head, keepAlive: keepAlive, context: context)
         case .stubbed(let matched, let response):
             let outcome = JournalEntry.Outcome.stubbed(stubID: matched.stub.id, stubName: matched.stub.name, status: response.status, failure: response.failure)
-            if core.logger.logLevel <= .debug {
+            if logsRequests {
                 core.logger.debug("\(request.summary) → \(response.failure.map(\.rawValue) ?? String(response.status)) \"\(matched.stub.name)\"")
             }
-            let prepared = core.preparedResponse(for: matched, response: response, snapshot: snapshot)
+            let prepared = core.preparedResponse(for: matched, response: response, in: served)
             if deliverStatic(prepared, head: head, keepAlive: keepAlive, context: context) {
                 // Written (flushed after the read): the request moves into the journal, no copy.
                 core.record(consume request, uri: head.uri, outcome)
@@ -404,7 +417,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let origin = core.configuration.cors ? head.headers.first(name: "origin") : nil
         let sendBody = !isHead && prepared.allowsBody
         let cacheable = keepAlive && origin == nil && !isHead && head.version.minor == 1 && prepared.status >= 200
-            && body.readableBytes <= LoopResponseCache.maximumBodyBytes
+            && body.readableBytes <= LoopState.maximumBodyBytes
         if cacheable, let bytes = cache.response(for: prepared) {
             write(bytes, context: context)
             return true

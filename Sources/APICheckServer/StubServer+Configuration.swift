@@ -17,6 +17,7 @@ extension StubServer {
         public var baseURL: String?
         /// Event loop threads; one per core by default.
         public var eventLoopThreads: Int
+        /// Bounds on what one client may send or hold.
         public var limits: Limits
         /// Answer CORS preflights and add CORS headers (echoing the request's `Origin`).
         public var cors: Bool
@@ -39,6 +40,7 @@ extension StubServer {
         /// and reloaded when they change.
         public var watchInterval: Duration?
 
+        /// A configuration; every parameter defaults to the property's documented default.
         public init(
             host: String = "127.0.0.1", port: Int = 0, baseURL: String? = nil, eventLoopThreads: Int = System.coreCount,
             limits: Limits = Limits(), cors: Bool = false, adminToken: String? = nil, rewriteOrigins: [String] = [],
@@ -77,6 +79,8 @@ extension StubServer {
         /// Largest body file read into memory to rewrite origins (larger ones fail with 500).
         public var maximumRewrittenFileBytes: Int
 
+        /// Limits: 16 KiB heads, 100 header fields, 8 MiB bodies, 30 s idle, 64 pipelined
+        /// requests, 64 MiB for body files read to rewrite origins.
         public init(
             maximumHeaderBytes: Int = 16 << 10, maximumHeaderCount: Int = 100, maximumBodyBytes: Int = 8 << 20,
             idleTimeout: Duration = .seconds(30), maximumPipelinedRequests: Int = 64, maximumRewrittenFileBytes: Int = 64 << 20
@@ -95,12 +99,14 @@ extension StubServer {
 public struct StubSource: Sendable {
     /// Stub files and folders, as given to ``APICheckStubFiles/StubLoader/load(_:)``.
     public var paths: [String]
+    /// How they are loaded (root, bounds).
     public var options: StubLoadOptions
     /// The state of the files just before they were loaded, so the watcher also sees changes
     /// made between loading and watching. Without it the watcher starts from the files as they
     /// are when it starts.
     package var fingerprint: Int?
 
+    /// The files and folders to load, and how.
     public init(paths: [String], options: StubLoadOptions = StubLoadOptions()) {
         self.paths = paths
         self.options = options
@@ -130,18 +136,22 @@ public struct StubServerError: Error, Sendable, CustomStringConvertible {
         self.diagnostics = diagnostics
     }
 
+    /// The port is taken by another process.
     public static func addressInUse(host: String, port: Int) -> StubServerError {
         StubServerError(.addressInUse, "\(host):\(port) is already in use; pick another --port (0 picks a free one) or stop the process using it")
     }
 
+    /// The address cannot be bound (unknown host, no permission, …).
     public static func cannotBind(host: String, port: Int, reason: String) -> StubServerError {
         StubServerError(.cannotBind, "cannot listen on \(host):\(port): \(reason)")
     }
 
+    /// A configuration value is out of range or malformed.
     public static func invalidConfiguration(_ message: String) -> StubServerError {
         StubServerError(.invalidConfiguration, message)
     }
 
+    /// Stub files have errors (``withStubServer(loading:options:configuration:logger:_:)`` refuses them).
     public static func invalidStubs(_ diagnostics: [Diagnostic]) -> StubServerError {
         let errors = diagnostics.filter { $0.severity == .error }
         return StubServerError(
@@ -153,5 +163,6 @@ public struct StubServerError: Error, Sendable, CustomStringConvertible {
     /// The port is taken.
     public var isAddressInUse: Bool { code == .addressInUse }
 
+    /// ``message``.
     public var description: String { message }
 }

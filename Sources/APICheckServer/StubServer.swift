@@ -28,6 +28,7 @@ import Synchronization
 /// Start one with ``start(stubs:source:configuration:logger:)`` and always call ``shutdown()``
 /// (``withStubServer(_:configuration:logger:_:)`` does both).
 public final class StubServer: Sendable {
+    /// What the server was started with.
     public let configuration: Configuration
     /// The port listened on (the one picked when ``Configuration/port`` was 0).
     public let port: Int
@@ -113,7 +114,7 @@ public final class StubServer: Sendable {
                     try pipeline.addHandler(
                         ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: decoderLimits))
                     )
-                    try pipeline.addHandler(StubHTTPHandler(core: core, cache: core.cache(for: channel.eventLoop)))
+                    try pipeline.addHandler(StubHTTPHandler(core: core, loopState: core.loopState(for: channel.eventLoop)))
                 }
             }
 
@@ -127,11 +128,11 @@ public final class StubServer: Sendable {
             }
             throw .cannotBind(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
-        // One response cache per event loop, made on its loop (NIOLoopBound checks it is only used there).
-        var caches: [ObjectIdentifier: NIOLoopBound<LoopResponseCache>] = [:]
+        // One state per event loop, made on its loop (NIOLoopBound checks it is only used there).
+        var loops: [ObjectIdentifier: (loop: any EventLoop, state: NIOLoopBound<LoopState>)] = [:]
         for loop in group.makeIterator() {
-            if let cache = try? await loop.submit({ NIOLoopBound(LoopResponseCache(), eventLoop: loop) }).get() {
-                caches[ObjectIdentifier(loop)] = cache
+            if let state = try? await loop.submit({ NIOLoopBound(LoopState(), eventLoop: loop) }).get() {
+                loops[ObjectIdentifier(loop)] = (loop, state)
             }
         }
         let port = channel.localAddress?.port ?? configuration.port
@@ -142,7 +143,7 @@ public final class StubServer: Sendable {
         }
         let core = ServerCore(
             stubs: stubs, source: source, configuration: configuration, baseURL: baseURL, rewriters: rewriters,
-            caches: caches, logger: logger
+            loops: loops, logger: logger
         )
         slot.set(core)
         let server = StubServer(configuration: configuration, port: port, core: core, group: group, serverChannel: channel)
@@ -220,6 +221,7 @@ public final class StubServer: Sendable {
             task?.cancel()
             task = nil
         }
+        core.stopping.store(true, ordering: .releasing)
         try? await serverChannel.close().get()
         for channel in core.connections.all {
             channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())

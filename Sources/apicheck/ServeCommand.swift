@@ -80,6 +80,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("shutdown-timeout"), help: "Seconds requests in flight get to finish on Ctrl-C or SIGTERM.")
     var shutdownTimeout = 10.0
 
+    @Option(name: .customLong("journal-capacity"), help: "How many requests the journal (admin API) keeps; the oldest are dropped first.")
+    var journalCapacity = 10_000
+
     @Option(help: "Event loop threads (default: one per core).")
     var threads: Int?
 
@@ -101,6 +104,7 @@ struct ServeCommand: ParsableCommand {
         guard idleTimeout > 0, idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be a positive number of seconds.") }
         guard shutdownTimeout >= 0, shutdownTimeout.isFinite else { throw ValidationError("--shutdown-timeout must be zero or more seconds.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+        if journalCapacity < 1 { throw ValidationError("--journal-capacity must be at least 1.") }
         for origin in rewriteOrigins + (baseURL.map { [$0] } ?? []) {
             do { _ = try OriginRewriter.normalizedOrigin(origin) } catch { throw ValidationError("\(error).") }
         }
@@ -164,7 +168,7 @@ struct ServeCommand: ParsableCommand {
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000))
             ),
             cors: cors, adminToken: adminToken, rewriteOrigins: rewriteOrigins, scenarios: try selection(),
-            shutdownTimeout: .milliseconds(Int64(shutdownTimeout * 1000)), watchInterval: watch ? .milliseconds(300) : nil
+            journalCapacity: journalCapacity, shutdownTimeout: .milliseconds(Int64(shutdownTimeout * 1000)), watchInterval: watch ? .milliseconds(300) : nil
         )
         let stubs = result.stubSet
         let reloadSource = source

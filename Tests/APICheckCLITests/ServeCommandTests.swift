@@ -210,10 +210,14 @@ final class LoadConnection {
     private var start = 0
 
     init(port: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(AF_INET, SocketConstants.stream, 0)
+        SocketConstants.disableSIGPIPE(descriptor)
         var time = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -228,7 +232,7 @@ final class LoadConnection {
     func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[sent...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, SocketConstants.noSignal) }
             guard count > 0 else { throw ServeCommandTests.ServeTestError(description: "send failed") }
             sent += count
         }
@@ -275,4 +279,21 @@ final class LoadConnection {
         let total = headEnd + 4 + length - start
         return buffer.count - start >= total ? (status, total) : nil
     }
+}
+
+/// Socket constants that differ between Glibc and Darwin.
+enum SocketConstants {
+    #if canImport(Darwin)
+    static let stream = SOCK_STREAM
+    static let noSignal: Int32 = 0
+    /// Darwin has no MSG_NOSIGNAL; the socket itself is told not to raise SIGPIPE.
+    static func disableSIGPIPE(_ descriptor: Int32) {
+        var on: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
+    #else
+    static let stream = Int32(SOCK_STREAM.rawValue)
+    static let noSignal = Int32(MSG_NOSIGNAL)
+    static func disableSIGPIPE(_ descriptor: Int32) {}
+    #endif
 }

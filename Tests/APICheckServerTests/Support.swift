@@ -128,12 +128,16 @@ final class RawConnection: @unchecked Sendable {
     private var closed = false
 
     init(port: Int, timeout: Double = 5) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(AF_INET, SocketConstants.stream, 0)
+        SocketConstants.disableSIGPIPE(descriptor)
         guard descriptor >= 0 else { throw SocketError(description: "socket: \(String(cString: strerror(errno)))") }
         var time = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -158,7 +162,7 @@ final class RawConnection: @unchecked Sendable {
     func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[sent...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, SocketConstants.noSignal) }
             guard count > 0 else { throw SocketError(description: "send: \(String(cString: strerror(errno)))") }
             sent += count
         }
@@ -285,4 +289,21 @@ final class LogCapture: Sendable {
             capture.lines.withLock { $0.append("\(event.level): \(event.message)") }
         }
     }
+}
+
+/// Socket constants that differ between Glibc and Darwin.
+enum SocketConstants {
+    #if canImport(Darwin)
+    static let stream = SOCK_STREAM
+    static let noSignal: Int32 = 0
+    /// Darwin has no MSG_NOSIGNAL; the socket itself is told not to raise SIGPIPE.
+    static func disableSIGPIPE(_ descriptor: Int32) {
+        var on: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
+    #else
+    static let stream = Int32(SOCK_STREAM.rawValue)
+    static let noSignal = Int32(MSG_NOSIGNAL)
+    static func disableSIGPIPE(_ descriptor: Int32) {}
+    #endif
 }
