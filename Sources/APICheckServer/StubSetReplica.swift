@@ -50,7 +50,8 @@ enum StubSetReplica {
         case .bytes(let data): body = .bytes(Data([UInt8](data)))
         case .file(let file): body = .file(copy(file))
         case .template(let template):
-            body = .template(StubTemplate(file: copy(template.file), variables: Dictionary(uniqueKeysWithValues: template.variables.map { (fresh($0.key), fresh($0.value)) })))
+            // Templates render off the event loops, so their variables need no per-loop copy.
+            body = .template(StubTemplate(file: copy(template.file), variables: Dictionary(uniqueKeysWithValues: template.variables.map { (fresh($0.key), $0.value) })))
         }
         return StubResponse(
             status: response.status,
