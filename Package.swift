@@ -80,6 +80,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -105,7 +106,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "apicheck-bench",
-            dependencies: ["APICheckModel", "APICheckStubFiles", "APICheckXML", "APICheckInterceptor"]
+            dependencies: [
+                "APICheckModel", "APICheckStubFiles", "APICheckXML", "APICheckInterceptor", "APICheckCrawler", "APICheckHTTPFetcher",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "APICheckXMLTests", dependencies: ["APICheckXML"]),
         .testTarget(name: "APICheckJSONTests", dependencies: ["APICheckJSON"]),

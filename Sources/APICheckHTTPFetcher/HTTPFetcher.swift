@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// Crawls a live API over HTTP/1.1 with AsyncHTTPClient.
 ///
@@ -18,7 +19,10 @@ public struct HTTPFetcher: CrawlFetcher {
 
     init(client: HTTPClient, logger: Logger) {
         self.client = client
-        self.logger = logger
+        // AsyncHTTPClient logs every request at debug: that is the crawl's trace level.
+        var clientLogger = logger
+        if clientLogger.logLevel > .trace { clientLogger.logLevel = max(clientLogger.logLevel, .info) }
+        self.logger = clientLogger
     }
 
     public var isLive: Bool { true }
@@ -53,11 +57,42 @@ public struct HTTPFetcher: CrawlFetcher {
         } catch let error as HTTPClientError {
             throw Self.fetchError(error)
         } catch {
-            throw FetchError(.connectionFailed, "\(error)")
+            throw FetchError(.connectionFailed, Self.connectionFailure(error, url: request.url))
         }
     }
 
     public func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? { nil }
+
+    /// What went wrong connecting, in words a user can act on (NIO's own descriptions name
+    /// system calls and errno values).
+    static func connectionFailure(_ error: any Error, url: URL) -> String {
+        let host = url.host ?? "the host"
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        switch error {
+        case let error as NIOConnectionError:
+            if error.dnsAError != nil || error.dnsAAAAError != nil {
+                return "cannot resolve the host \(error.host); check the URL's spelling and the network's DNS"
+            }
+            if let first = error.connectionErrors.first { return connectionFailure(first.error, url: url) }
+            return "could not connect to \(error.host):\(error.port)"
+        case let error as IOError:
+            return describe(errno: error.errnoCode, host: host, port: port)
+        case is SocketAddressError:
+            return "cannot resolve the host \(host); check the URL's spelling and the network's DNS"
+        default:
+            return "\(error)"
+        }
+    }
+
+    private static func describe(errno code: Int32, host: String, port: Int) -> String {
+        switch code {
+        case ECONNREFUSED: "connection refused: nothing listens on \(host):\(port); is the server running, on that port?"
+        case ECONNRESET: "the server reset the connection"
+        case ETIMEDOUT: "connecting to \(host):\(port) timed out"
+        case EHOSTUNREACH, ENETUNREACH: "no route to \(host):\(port); check the address and the network"
+        default: String(cString: strerror(code))
+        }
+    }
 
     private static func fetchError(_ error: HTTPClientError) -> FetchError {
         switch error {

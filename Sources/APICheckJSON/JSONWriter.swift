@@ -23,7 +23,9 @@ public struct JSONWriter: Sendable {
         Array(string(value).utf8)
     }
 
-    private func write(_ value: JSONValue, indent: Int, into output: inout String) {
+    /// Appends `value` to `output` as if it were nested `indent` levels deep, so a long document
+    /// can be written a piece at a time (see ``writeObject(_:indent:into:value:)``).
+    public func write(_ value: JSONValue, indent: Int = 0, into output: inout String) {
         switch value {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
@@ -54,6 +56,45 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Appends an object whose member values are written by `write`: a member holding a long
+    /// array can write (and drop) one element at a time instead of building the whole tree
+    /// first. `write` receives the member's value, the output and the value's indentation.
+    public func writeObject<Value>(
+        _ members: [(key: String, value: Value)], indent: Int = 0, into output: inout String, value write: (Value, inout String, Int) throws -> Void
+    ) rethrows {
+        guard !members.isEmpty else { output += "{}"; return }
+        output += "{"
+        for (index, member) in members.enumerated() {
+            if index > 0 { output += "," }
+            newline(indent + 1, into: &output)
+            Self.writeString(member.key, into: &output)
+            output += style == .pretty ? ": " : ":"
+            try write(member.value, &output, indent + 1)
+        }
+        newline(indent, into: &output)
+        output += "}"
+    }
+
+    /// Appends an array whose elements are written by `write` (same contract as
+    /// ``writeObject(_:indent:into:value:)``), e.g. converting each to a ``JSONValue`` only when its turn comes.
+    public func writeArray<Elements: Sequence>(
+        _ elements: Elements, indent: Int = 0, into output: inout String, element write: (Elements.Element, inout String, Int) throws -> Void
+    ) rethrows {
+        var isEmpty = true
+        for element in elements {
+            output += isEmpty ? "[" : ","
+            isEmpty = false
+            newline(indent + 1, into: &output)
+            try write(element, &output, indent + 1)
+        }
+        if isEmpty {
+            output += "[]"
+            return
+        }
+        newline(indent, into: &output)
+        output += "]"
+    }
+
     private func newline(_ indent: Int, into output: inout String) {
         guard style == .pretty else { return }
         output += "\n"
@@ -71,6 +112,14 @@ public struct JSONWriter: Sendable {
     /// `escapingLineSeparators`, U+2028 and U+2029 are escaped too, so the text is also safe
     /// inside JavaScript.
     public static func escapeStringContents(_ string: String, escapingLineSeparators: Bool = false, into output: inout String) {
+        // Most strings need no escape: copy them whole. (0xE2 leads U+2028 and U+2029 in UTF-8.)
+        let needsEscape = string.utf8.contains { byte in
+            byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escapingLineSeparators && byte == 0xE2)
+        }
+        guard needsEscape else {
+            output += string
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

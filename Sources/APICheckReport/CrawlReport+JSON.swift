@@ -6,30 +6,51 @@ import APICheckJSON
 extension CrawlReport {
     /// The report as a JSON value.
     public var jsonValue: JSONValue {
-        var members: [JSONMember] = [
-            JSONMember("schemaVersion", .number(String(schemaVersion))),
-            JSONMember("tool", tool.jsonValue),
-            JSONMember("root", .string(root)),
-            JSONMember("startTime", .string(ReportTime.iso8601(startTime))),
-            JSONMember("durationSeconds", .number(ReportTime.secondsText(duration))),
+        .object(
+            jsonMembers.map { member in
+                switch member.content {
+                case .value(let value): JSONMember(member.key, value)
+                case .elements(let count, let element): JSONMember(member.key, .array((0..<count).map(element)))
+                }
+            })
+    }
+
+    /// A member's value: whole, or (for the long arrays) converted an element at a time.
+    enum JSONMemberContent {
+        case value(JSONValue)
+        case elements(count: Int, element: (Int) -> JSONValue)
+    }
+
+    /// The members in schema order; optional members only when present.
+    var jsonMembers: [(key: String, content: JSONMemberContent)] {
+        var members: [(key: String, content: JSONMemberContent)] = [
+            ("schemaVersion", .value(.number(String(schemaVersion)))),
+            ("tool", .value(tool.jsonValue)),
+            ("root", .value(.string(root))),
+            ("startTime", .value(.string(ReportTime.iso8601(startTime)))),
+            ("durationSeconds", .value(.number(ReportTime.secondsText(duration)))),
         ]
-        if let shard { members.append(JSONMember("shard", .string(shard.description))) }
-        members.append(JSONMember("exitCode", .number(String(exitCode.rawValue))))
-        members.append(JSONMember("configuration", configuration.jsonValue))
-        members.append(JSONMember("counts", counts.jsonValue))
-        members.append(JSONMember("errors", .array(errors.map(\.jsonValue))))
-        members.append(JSONMember("findings", .array(findings.map(\.jsonValue))))
-        members.append(JSONMember("checks", .array(checks.map(\.jsonValue))))
+        if let shard { members.append(("shard", .value(.string(shard.description)))) }
+        members.append(("exitCode", .value(.number(String(exitCode.rawValue)))))
+        members.append(("configuration", .value(configuration.jsonValue)))
+        members.append(("counts", .value(counts.jsonValue)))
+        members.append(("errors", .value(.array(errors.map(\.jsonValue)))))
+        let findings = findings
+        let checks = checks
+        members.append(("findings", .elements(count: findings.count) { findings[$0].jsonValue }))
+        members.append(("checks", .elements(count: checks.count) { checks[$0].jsonValue }))
         if let baseline {
             members.append(
-                JSONMember(
+                (
                     "baseline",
-                    .object([
-                        JSONMember("suppressed", .number(String(baseline.suppressed))),
-                        JSONMember("stale", .array(baseline.stale.map(\.jsonValue))),
-                    ])))
+                    .value(
+                        .object([
+                            JSONMember("suppressed", .number(String(baseline.suppressed))),
+                            JSONMember("stale", .array(baseline.stale.map(\.jsonValue))),
+                        ]))
+                ))
         }
-        return .object(members)
+        return members
     }
 
     /// Reads a JSON report (for `apicheck report merge` and tools); errors carry `path:line:column`.
@@ -108,7 +129,33 @@ public struct JSONReportRenderer: ReportRenderer {
 
     /// The report as pretty JSON with a trailing newline.
     public func render(_ report: CrawlReport) -> String {
-        JSONWriter(style: .pretty).string(report.jsonValue) + "\n"
+        var output = ""
+        render(report, chunkBytes: ReportChunk.defaultSize) { output += $0 }
+        return output
+    }
+
+    /// Streams the report: no JSON tree of the whole report and no string of the whole file,
+    /// only one check or finding at a time and a buffer of about `chunkBytes`.
+    public func render(_ report: CrawlReport, chunkBytes: Int, to sink: (String) throws -> Void) rethrows {
+        let writer = JSONWriter(style: .pretty)
+        var output = ""
+        output.reserveCapacity(chunkBytes + 4096)
+        try writer.writeObject(report.jsonMembers.map { (key: $0.key, value: $0.content) }, into: &output) { content, output, indent in
+            switch content {
+            case .value(let value):
+                writer.write(value, indent: indent, into: &output)
+            case .elements(let count, let element):
+                try writer.writeArray(0..<count, indent: indent, into: &output) { index, output, indent in
+                    writer.write(element(index), indent: indent, into: &output)
+                    if output.utf8.count >= chunkBytes {
+                        try sink(output)
+                        output.removeAll(keepingCapacity: true)
+                    }
+                }
+            }
+        }
+        output += "\n"
+        try sink(output)
     }
 }
 

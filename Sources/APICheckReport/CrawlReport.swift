@@ -152,16 +152,18 @@ public struct CrawlReport: Sendable, Hashable {
     }
 
     private static func normalized(_ findings: [Finding]) -> [Finding] {
-        Array(Set(findings)).sorted(by: Finding.precedes)
+        var findings = findings
+        findings.sortRemovingDuplicates(by: Finding.precedes)
+        return findings
     }
 
     private static func normalized(_ checks: [CheckedLink]) -> [CheckedLink] {
-        let rounded = checks.map { check in
-            var check = check
-            check.duration = check.duration.map(ReportTime.rounded)
-            return check
+        var checks = checks
+        for index in checks.indices where checks[index].duration.map({ ReportTime.rounded($0) != $0 }) ?? false {
+            checks[index].duration = checks[index].duration.map(ReportTime.rounded)
         }
-        return Array(Set(rounded)).sorted(by: CheckedLink.precedes)
+        checks.sortRemovingDuplicates(by: CheckedLink.precedes)
+        return checks
     }
 
     private static func normalized(_ errors: [CrawlProblem]) -> [CrawlProblem] {
@@ -285,4 +287,24 @@ public enum CrawlExitCode: Int32, Sendable, Hashable {
     case contractViolations = 1
     /// Usage, configuration or infrastructure error.
     case infrastructureError = 2
+}
+
+extension Array where Element: Equatable {
+    /// Sorts by `precedes`, a total order over every field, and drops duplicates, in place.
+    ///
+    /// Reports are normalised more than once on their way out (the crawler, the redaction, a
+    /// baseline), so an array that is already sorted and unique costs one linear pass; a
+    /// crawl's tens of thousands of checks are never copied into a `Set` or a second array.
+    mutating func sortRemovingDuplicates(by precedes: (Element, Element) -> Bool) {
+        guard count > 1 else { return }
+        if (1..<count).allSatisfy({ precedes(self[$0 - 1], self[$0]) }) { return }
+        sort(by: precedes)
+        // Under a total order, equal elements are neighbours once sorted.
+        var kept = 1
+        for index in 1..<count where self[index] != self[kept - 1] {
+            swapAt(kept, index)
+            kept += 1
+        }
+        removeSubrange(kept...)
+    }
 }

@@ -107,6 +107,10 @@ public struct Redaction: Sendable, Hashable {
     /// The URL without user information, with sensitive query and fragment parameter values
     /// masked and known secrets masked anywhere in it.
     public func url(_ url: String) -> String {
+        // Most URLs have nothing to redact: no user information, query or fragment.
+        if !url.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }), !containsSecret(url) {
+            return url
+        }
         var parts = URLParts(masked(url))
         if let (userInfo, hostPort) = parts.userInfoAndHost, userInfo != nil {
             parts.authority = hostPort
@@ -115,7 +119,9 @@ public struct Redaction: Sendable, Hashable {
         if let fragment = parts.fragment, fragment.contains("=") {
             parts.fragment = maskedParameters(fragment)
         }
-        return parts.string
+        let redacted = parts.string
+        // The caller's string when nothing changed, so a report shares its storage.
+        return redacted == url ? url : redacted
     }
 
     /// Free text (messages, reasons) with known secrets masked and every `scheme://…` URL in it
@@ -136,7 +142,7 @@ public struct Redaction: Sendable, Hashable {
         result.declaredType = finding.declaredType.map(text)
         result.servedType = finding.servedType.map(text)
         result.rel = finding.rel.map(text)
-        result.relPath = finding.relPath.map(text)
+        result.relPath = texts(finding.relPath)
         return result
     }
 
@@ -147,7 +153,7 @@ public struct Redaction: Sendable, Hashable {
         result.referrer = check.referrer.map(url)
         result.sourcePointer = check.sourcePointer.map(text)
         result.rel = check.rel.map(text)
-        result.relPath = check.relPath.map(text)
+        result.relPath = texts(check.relPath)
         switch check.outcome {
         case .notChecked(let reason): result.outcome = .notChecked(reason: text(reason))
         case .skipped(let reason): result.outcome = .skipped(reason: text(reason))
@@ -176,7 +182,20 @@ public struct Redaction: Sendable, Hashable {
 
     // MARK: Internals
 
+    /// `texts` redacted; the same array when nothing in it changes.
+    private func texts(_ texts: [String]) -> [String] {
+        guard let first = texts.firstIndex(where: { text($0) != $0 }) else { return texts }
+        var result = texts
+        for index in first..<result.count { result[index] = text(result[index]) }
+        return result
+    }
+
+    private func containsSecret(_ text: String) -> Bool {
+        secrets.contains { text.contains($0) }
+    }
+
     private func masked(_ text: String) -> String {
+        guard !secrets.isEmpty else { return text }
         var result = text
         for secret in secrets where result.contains(secret) {
             result = result.replacing(secret, with: Self.mask)
@@ -210,7 +229,7 @@ public struct Redaction: Sendable, Hashable {
 
     /// Finds `scheme://…` runs in text and redacts each; linear in the text's length.
     private func redactEmbeddedURLs(_ text: String) -> String {
-        guard text.contains("://") else { return text }
+        guard Self.containsSchemeSeparator(text) else { return text }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var copied = 0
@@ -240,6 +259,21 @@ public struct Redaction: Sendable, Hashable {
         }
         output.append(contentsOf: scalars[copied...])
         return String(output)
+    }
+
+    /// Whether `text` contains `://`; a byte scan, as every message and pointer of a report passes here.
+    private static func containsSchemeSeparator(_ text: String) -> Bool {
+        var utf8 = text.utf8.makeIterator()
+        var run = 0
+        while let byte = utf8.next() {
+            switch (run, byte) {
+            case (_, UInt8(ascii: ":")): run = 1
+            case (1, UInt8(ascii: "/")): run = 2
+            case (2, UInt8(ascii: "/")): return true
+            default: run = 0
+            }
+        }
+        return false
     }
 
     private func isLetter(_ scalar: Unicode.Scalar) -> Bool {

@@ -3,6 +3,23 @@
 public protocol ReportRenderer: Sendable {
     /// The whole output for `report`.
     func render(_ report: CrawlReport) -> String
+
+    /// The output in pieces of about `chunkBytes`, handed to `sink` in order; concatenated they
+    /// equal ``render(_:)``. Formats that grow with the crawl stream, so a report of a large API
+    /// never has to exist as one string.
+    func render(_ report: CrawlReport, chunkBytes: Int, to sink: (String) throws -> Void) rethrows
+}
+
+/// The size of the pieces a streaming ``ReportRenderer`` hands out.
+public enum ReportChunk {
+    public static let defaultSize = 64 << 10
+}
+
+extension ReportRenderer {
+    /// One piece: the whole ``render(_:)``.
+    public func render(_ report: CrawlReport, chunkBytes: Int, to sink: (String) throws -> Void) rethrows {
+        try sink(render(report))
+    }
 }
 
 /// The formats of `apicheck crawl --format`.

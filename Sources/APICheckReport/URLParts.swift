@@ -82,7 +82,7 @@ package struct URLParts: Sendable, Hashable {
             var host = Substring(hostPort)
             var port: Substring?
             // A port follows the last ':' unless that ':' is inside an IPv6 literal.
-            if let colon = hostPort.lastIndex(of: ":"), !hostPort[colon...].contains("]") {
+            if let colon = hostPort.lastIndex(of: ":"), !hostPort[colon...].utf8.contains(UInt8(ascii: "]")) {
                 host = hostPort[..<colon]
                 port = hostPort[hostPort.index(after: colon)...]
             }

@@ -130,7 +130,7 @@ extension StubResponder {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return "" }
         let defaultPort = scheme == "https" ? 443 : 80
         let port = url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
-        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let bracketed = host.utf8.contains(UInt8(ascii: ":")) && !host.hasPrefix("[") ? "[\(host)]" : host
         return "\(scheme)://\(bracketed)\(port)"
     }
 

@@ -16,9 +16,11 @@ enum Benchmark {
         if arguments.flag("--help") {
             print("""
                 usage: apicheck-bench [stubs|interceptor|all] [--files N] [--rounds N] [--lookups N] [--keep DIR] [--requests N] [--concurrency N]
+                       apicheck-bench client --root http://127.0.0.1:PORT/ [--resources N] [--concurrency N] [--rounds N]
                   stubs         stub-file loading and StubSet.match (issue #2)
                   interceptor   URLSession requests/s through StubURLProtocol vs a trivial URLProtocol (issue #3)
                   all           both (default)
+                  client        the crawl's HTTP client alone fetching a served graph (Benchmarks/crawl.sh, issue #5)
                   --files N     stub files to generate and load (default 10000)
                   --rounds N    timed rounds per measurement; the median is reported (default 5)
                   --lookups N   match() calls per set size (default 1000000)
@@ -29,7 +31,14 @@ enum Benchmark {
             return
         }
         let mode = arguments.values.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "all"
-        guard ["stubs", "interceptor", "all"].contains(mode) else { fail("unknown benchmark \"\(mode)\"; use stubs, interceptor or all") }
+        guard ["stubs", "interceptor", "all", "client"].contains(mode) else { fail("unknown benchmark \"\(mode)\"; use stubs, interceptor, all or client") }
+        if mode == "client" {
+            guard let root = arguments.string("--root") else { fail("client needs --root http://127.0.0.1:PORT/ (a served graph)") }
+            try await ClientBenchmark.run(
+                root: root, resources: arguments.int("--resources") ?? 10_000, concurrency: arguments.int("--concurrency") ?? 64,
+                rounds: max(arguments.int("--rounds") ?? 3, 1))
+            return
+        }
         let fileCount = arguments.int("--files") ?? 10_000
         let rounds = max(arguments.int("--rounds") ?? 5, 1)
         let lookups = arguments.int("--lookups") ?? 1_000_000

@@ -11,6 +11,12 @@ enum AtomicFile {
     /// Replaces (or creates) `path` with `text`; the message of the error names the file and the
     /// reason, e.g. the folder does not exist.
     static func write(_ text: String, to path: String) throws(UsageError) {
+        try write(to: path) { sink in try sink(text) }
+    }
+
+    /// Replaces (or creates) `path` with the pieces `produce` hands to its sink, written as they
+    /// come: a large report is never held whole. The file appears only when all went well.
+    static func write(to path: String, _ produce: ((String) throws -> Void) throws -> Void) throws(UsageError) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         if let problem = problem(writingTo: path) {
@@ -22,24 +28,39 @@ enum AtomicFile {
             throw UsageError(path: path, message: "cannot write the file: \(String(cString: strerror(errno)))")
         }
         var failure: String?
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Foundation.write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+        do {
+            try produce { piece in
+                if let problem = writeAll(piece, to: descriptor) { throw WriteFailure(reason: problem) }
             }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                failure = String(cString: strerror(errno))
-                break
-            }
-            written += count
+        } catch let error as WriteFailure {
+            failure = error.reason
+        } catch {
+            failure = "\(error)"
         }
         if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
         if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
             unlink(temporary)
             throw UsageError(path: path, message: "cannot write the file: \(failure)")
+        }
+    }
+
+    private struct WriteFailure: Error {
+        var reason: String
+    }
+
+    /// Writes all of `text`'s UTF-8 to `descriptor` (retrying short writes and EINTR); the reason on failure.
+    static func writeAll(_ text: String, to descriptor: Int32) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var written = 0
+            while written < bytes.count {
+                let count = Foundation.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return String(cString: strerror(errno)) }
+                written += count
+            }
+            return nil
         }
     }
 

@@ -82,6 +82,9 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Check only the links whose target falls in shard i of n (1-based).", valueName: "i/n"))
     var shard: String?
 
+    @Option(name: .customLong("log-level"), help: "trace, debug (timings of each phase), info, notice (limits reached), warning, error, critical.")
+    var logLevel: LogLevel = .notice
+
     @OptionGroup var report: ReportOptions
 
     func validate() throws {
@@ -104,6 +107,7 @@ struct CrawlCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        logLevel.bootstrap()
         let options = try makeOptions()
         // A bad baseline fails now, not after a long crawl.
         _ = try report.loadBaseline()
@@ -127,7 +131,9 @@ struct CrawlCommand: AsyncParsableCommand {
             crawlReport = await Crawler(fetcher: fetcher, options: options, logger: logger).run(tool: tool, progress: progress?.update)
         }
         progress?.finish()
+        let writing = ContinuousClock.now
         let code = try report.emit(crawlReport, redaction: options.redaction)
+        logger.debug("report written in \(ContinuousClock.now - writing)")
         if code != 0 { throw ExitCode(code) }
     }
 

@@ -147,11 +147,11 @@ struct ReportOptions: ParsableArguments {
         if let baseline { report = baseline.apply(to: report) }
 
         let useColor = format == .text && outputPath == nil && Output().useColor
-        let text = format.renderer(useColor: useColor).render(report)
+        let renderer = format.renderer(useColor: useColor)
         if let outputPath {
-            try AtomicFile.write(text, to: outputPath)
+            try AtomicFile.write(to: outputPath) { sink in try renderer.render(report, chunkBytes: ReportChunk.defaultSize, to: sink) }
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            renderer.render(report, chunkBytes: ReportChunk.defaultSize) { piece in _ = AtomicFile.writeAll(piece, to: STDOUT_FILENO) }
         }
         return report.exitCode.rawValue
     }

@@ -32,12 +32,6 @@ struct ServeCommand: ParsableCommand {
             """
     )
 
-    enum LogLevel: String, ExpressibleByArgument, CaseIterable {
-        case trace, debug, info, notice, warning, error, critical
-
-        var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
-    }
-
     @Argument(help: "Stub files or folders to serve.", completion: .file())
     var paths: [String]
 
@@ -138,12 +132,7 @@ struct ServeCommand: ParsableCommand {
         // Before anything else: a signal source registers asynchronously, and a SIGTERM sent as
         // soon as the URL is printed must not find the default action (or nothing) in place.
         let termination = TerminationSignal()
-        let level = logLevel.level
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        logLevel.bootstrap()
         let logger = Logger(label: "apicheck.server")
         let output = Output(fileDescriptor: STDERR_FILENO)
 

@@ -51,11 +51,24 @@ import Testing
         #expect(second.status == 0, "\(second.stdout.suffix(300))")
     }
 
+    @Test func debugLogsTimeEachPhaseOnStandardError() throws {
+        let quiet = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--format", "json"])
+        #expect(!quiet.stderr.contains("rules evaluated"))
+        let debug = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--format", "json", "--log-level", "debug"])
+        #expect(debug.status == 1)
+        for phase in ["resources in", "rules evaluated for", "report assembled in", "report written in"] {
+            #expect(debug.stderr.contains(phase), "\(phase): \(debug.stderr.suffix(500))")
+        }
+        #expect(try JSONParser().parseValue(Array(debug.stdout.utf8))["schemaVersion"] == 1, "stdout stays a clean report")
+    }
+
     @Test func anUnreachableRootIsAnInfrastructureError() throws {
         // Port 9 (discard) on loopback: nothing listens there in a test sandbox.
         let result = try CLI.run(["crawl", "http://127.0.0.1:9/", "--timeout", "5"])
         #expect(result.status == 2)
         #expect(result.stdout.contains("unreachable"))
+        #expect(result.stdout.contains("nothing listens on 127.0.0.1:9; is the server running"), "\(result.stdout)")
+        #expect(!result.stdout.contains("errno"), "no system-call jargon")
     }
 
     @Test func badFlagsExitTwoWithWhatToDo() throws {

@@ -110,6 +110,25 @@ import Testing
         #expect(URLResolution.normalisedKey(url) == expected)
     }
 
+    /// The shortcut for URLs that are already normal must agree with full normalisation on
+    /// every URL, and must actually be taken for the common case.
+    @Test func shortcutAgreesWithNormalisation() {
+        let urls = [
+            "http://localhost:3000/movies/pLDhp", "http://127.0.0.1:8080/r/17?page=2&size=10", "https://api.example.com/",
+            "https://api.example.com:443/x", "http://api.example.com:80/x", "ws://h:80/", "ftp://h:21/f", "http://h:/x", "http://h",
+            "http://H/x", "HTTP://h/x", "http://h/./x", "http://h/a/../b", "http://h/.well-known/x", "http://h/a/.", "http://h/a/..",
+            "http://h/%7e", "http://h/x?q=%2f", "http://h/x#f", "http://u@h/x", "http://[::1]:8080/x", "http://h/x?a=/./b",
+            "http://h/a b", "http://h/caf\u{E9}", "http://h/{id}", "http://h/x?", "http://h//x", "mailto:a@b", "/relative", "x:/y",
+            "h2c://host:99999/x", "a+b.c-d://h/x", "1http://h/x", "http://h:8080:90/x", "http://h/[x]|^`\\\"<>",
+        ]
+        for url in urls {
+            #expect(URLResolution.normalisedKey(url) == URLResolution.normalisedKeyByParsing(url), "\(url)")
+        }
+        #expect(URLResolution.isAlreadyNormal("http://127.0.0.1:8080/r/17?page=2"))
+        #expect(URLResolution.isAlreadyNormal("https://api.example.com/movies/pLDhp"))
+        #expect(!URLResolution.isAlreadyNormal("http://127.0.0.1:80/r/17"))
+    }
+
     @Test func equivalentURLsShareAKey() {
         let keys = Set([
             "http://localhost:3000/movies/pLDhp",

@@ -178,4 +178,19 @@ import Testing
         #expect(decoded.counts.linksFound == 6)
         #expect(decoded.findings.contains { $0.fingerprint == "d78fc725aa0100e9" })
     }
+
+    /// A large report is written in pieces (no string of the whole file), and the pieces are
+    /// exactly the document `render(_:)` returns.
+    @Test func streamsInPiecesThatMakeTheWholeDocument() {
+        let checks = (0..<500).map { index in
+            CheckedLink(url: "https://h/r/\(index)", rel: "item", relPath: ["item[\(index)]"], referrer: "https://h/", sourcePointer: "/_links/item/\(index)", outcome: .passed, statusCode: 200)
+        }
+        let report = SampleReports.report(checks: checks)
+        var pieces: [String] = []
+        JSONReportRenderer().render(report, chunkBytes: 4096) { pieces.append($0) }
+        #expect(pieces.count > 10)
+        #expect(pieces.dropLast().allSatisfy { $0.utf8.count >= 4096 && $0.utf8.count < 4096 + 1024 })
+        #expect(pieces.joined() == JSONReportRenderer().render(report))
+        #expect(pieces.joined() == JSONWriter(style: .pretty).string(report.jsonValue) + "\n")
+    }
 }

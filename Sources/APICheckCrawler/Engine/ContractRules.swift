@@ -228,6 +228,14 @@ struct ContractRules {
         }
     }
 
+    /// The links of a resource that its own rules read (`self-consistent`, `duplicate-rel`): the
+    /// crawl keeps only these once the others are queued, so tens of thousands of links are not
+    /// held twice.
+    static func linksForResourceRules(_ links: [Link]) -> [Link] {
+        let own = links.filter { !$0.isNested }
+        return own.filter { $0.rel == "self" } + duplicatedRels(own).flatMap { $0.1.filter { $0.rel != "self" } }
+    }
+
     /// Rels declared more than once in one place with different targets or attributes. Several
     /// links in one declaration (a HAL array, Siren sub-entities, a Link header with several rels)
     /// are not duplicates.

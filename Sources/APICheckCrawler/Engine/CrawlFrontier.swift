@@ -36,6 +36,11 @@ struct CrawlFrontier {
         return .queued(key)
     }
 
+    /// Whether a URL with this normalised key was queued before.
+    func hasSeen(_ key: String) -> Bool {
+        seen.contains(key)
+    }
+
     enum EnqueueResult: Equatable {
         case queued(String)
         case alreadySeen(String)

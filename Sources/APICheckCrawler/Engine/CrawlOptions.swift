@@ -7,7 +7,11 @@ import Foundation
 /// or broken API cannot make a crawl run forever, fetch without end or hold unbounded memory.
 public struct CrawlOptions: Sendable {
     /// Where the crawl starts. Only its origin is crawled unless ``allowedHosts`` names others.
-    public var root: URL
+    public var root: URL {
+        didSet { rootOrigin = StubResponder.origin(of: root) }
+    }
+    /// `root`'s origin, computed once: every discovered link is compared with it.
+    private var rootOrigin: String
     /// Sent with every request (`--header`); their values are redacted from every report.
     public var headers: [HTTPHeader]
     /// Values for templated hrefs (`--var name=value`); they win over a link's own `parameters`.
@@ -50,6 +54,7 @@ public struct CrawlOptions: Sendable {
         redaction: Redaction = Redaction()
     ) {
         self.root = root
+        self.rootOrigin = StubResponder.origin(of: root)
         self.headers = headers
         self.variables = variables
         self.maximumDepth = maximumDepth
@@ -76,6 +81,6 @@ public struct CrawlOptions: Sendable {
             return false
         }
         if allowedHosts.contains(host) { return true }
-        return StubResponder.origin(of: url) == StubResponder.origin(of: root)
+        return StubResponder.origin(of: url) == rootOrigin
     }
 }

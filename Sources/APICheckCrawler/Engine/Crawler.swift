@@ -59,13 +59,18 @@ public struct Crawler: Sendable {
                 progress?(Progress(fetched: fetchedBefore + done, queued: level.count - done, requests: budget.requestsMade, depth: levelDepth))
             }
             fetchedCount += level.count
-            for record in results {
-                records[record.entry.key] = record
+            for var record in results {
+                defer {
+                    record.extraction.links = ContractRules.linksForResourceRules(record.extraction.links)
+                    records[record.entry.key] = record
+                }
                 for (index, link) in record.extraction.links.enumerated() {
                     let item = DiscoveredLink(link: link, referrer: record.entry, label: Self.label(of: link, among: record.extraction.links, at: index))
                     discovered.append(item)
                     guard link.method == "GET" || link.method == "HEAD",
                         case .url(let target) = link.resolve(with: options.variables),
+                        // Most links lead somewhere already queued: skip parsing a URL for them.
+                        !frontier.hasSeen(URLResolution.normalisedKey(target)),
                         let url = URL(string: target), options.isInScope(url)
                     else { continue }
                     _ = frontier.enqueue(url, depth: record.entry.depth + 1, relPath: record.entry.relPath + [item.label], rel: link.compactRel ?? link.rel, referrer: record.finalURL?.absoluteString ?? record.entry.url.absoluteString)
@@ -73,6 +78,7 @@ public struct Crawler: Sendable {
             }
             depth += 1
         }
+        logger.debug("fetched \(fetchedCount) resources in \(budget.requestsMade) requests in \(ContinuousClock.now - start)")
 
         if let root = records[URLResolution.normalisedKey(options.root.absoluteString)] {
             switch root.outcome {
@@ -88,7 +94,9 @@ public struct Crawler: Sendable {
         }
 
         let methodChecks = await checkMethods(of: discovered, budget: budget)
+        let evaluating = ContinuousClock.now
         var evaluation = ContractRules(options: options, records: records, methodChecks: methodChecks, sniffer: sniffer).evaluate(discovered)
+        logger.debug("rules evaluated for \(discovered.count) links in \(ContinuousClock.now - evaluating)")
         if budget.remaining <= .zero {
             problems.append(CrawlProblem(message: "the crawl's deadline (\(options.deadline)) passed; links not reached are reported as skipped"))
         }
@@ -97,6 +105,7 @@ public struct Crawler: Sendable {
         }
         for note in evaluation.notes { logger.notice("\(note)") }
 
+        let assembling = ContinuousClock.now
         let redaction = options.redaction
         var report = CrawlReport(
             tool: tool, root: redaction.url(options.root.absoluteString), startTime: startDate, duration: ContinuousClock.now - start,
@@ -106,6 +115,7 @@ public struct Crawler: Sendable {
         report.setChecks(evaluation.checks.map { redaction.check($0) })
         report.setFindings(Self.configured(evaluation.findings, by: options.rules).map { redaction.finding($0) })
         report.setErrors(problems.map { CrawlProblem(message: redaction.text($0.message), url: $0.url.map(redaction.url)) })
+        logger.debug("report assembled in \(ContinuousClock.now - assembling)")
         return report
     }
 

@@ -103,6 +103,12 @@ public enum URLResolution {
     /// unreserved characters decoded), dot segments removed, an empty path with an authority
     /// made `/`, the fragment dropped. The query is kept as written, in order.
     public static func normalisedKey(_ url: String) -> String {
+        // A crawl computes a key for every link it sees; most are already normal.
+        if isAlreadyNormal(url) { return url }
+        return normalisedKeyByParsing(url)
+    }
+
+    package static func normalisedKeyByParsing(_ url: String) -> String {
         var reference = URIReference(parsing: url)
         reference.fragment = nil
         if let scheme = reference.scheme { reference.scheme = scheme.lowercased() }
@@ -118,6 +124,60 @@ public enum URLResolution {
         return reference.description
     }
 
+    /// Whether `url` is `scheme://host[:port]/path[?query]` with nothing that normalising would
+    /// change: a lower-case scheme and host, no user information, no default or empty port, a
+    /// non-empty path without dot segments, no percent-encoding, no fragment, printable ASCII
+    /// only. Conservative: `false` only costs the full normalisation.
+    package static func isAlreadyNormal(_ url: String) -> Bool {
+        var bytes = url.utf8.makeIterator()
+        // Scheme: a lower-case letter, then lower-case letters, digits, '+', '-', '.'.
+        var scheme: [UInt8] = []
+        while let byte = bytes.next() {
+            if byte == UInt8(ascii: ":") { break }
+            let isLetter = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+            let isOther = (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard isLetter || (!scheme.isEmpty && isOther), scheme.count < 16 else { return false }
+            scheme.append(byte)
+        }
+        guard !scheme.isEmpty, bytes.next() == UInt8(ascii: "/"), bytes.next() == UInt8(ascii: "/") else { return false }
+        // Authority: host characters, then an optional non-default port; ends at the path's '/'.
+        var hostLength = 0
+        var port: [UInt8]?
+        var reachedPath = false
+        while let byte = bytes.next() {
+            if byte == UInt8(ascii: "/") {
+                reachedPath = true
+                break
+            }
+            if byte == UInt8(ascii: ":") {
+                guard port == nil else { return false }
+                port = []
+                continue
+            }
+            if port != nil {
+                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"), port!.count < 5 else { return false }
+                port!.append(byte)
+                continue
+            }
+            let isHostByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard isHostByte else { return false }
+            hostLength += 1
+        }
+        guard reachedPath, hostLength > 0 else { return false }
+        if let port {
+            guard !port.isEmpty, defaultPorts[String(decoding: scheme, as: UTF8.self)] != String(decoding: port, as: UTF8.self) else { return false }
+        }
+        // Path and query: printable ASCII, no '%', no '#', no dot segment ('/.' is refused outright).
+        var previous = UInt8(ascii: "/")
+        while let byte = bytes.next() {
+            guard byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "%"), byte != UInt8(ascii: "#") else { return false }
+            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: ".") { return false }
+            previous = byte
+        }
+        return true
+    }
+
     private static let defaultPorts: [String: String] = ["http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"]
 
     private static func normaliseAuthority(_ authority: String, scheme: String?) -> String {
@@ -130,7 +190,7 @@ public enum URLResolution {
         var host = hostAndPort
         var port: Substring?
         // The port follows the last ':' unless that ':' is inside an IPv6 literal.
-        if let colon = hostAndPort.lastIndex(of: ":"), !hostAndPort[colon...].contains("]") {
+        if let colon = hostAndPort.lastIndex(of: ":"), !hostAndPort[colon...].utf8.contains(UInt8(ascii: "]")) {
             host = hostAndPort[..<colon]
             port = hostAndPort[hostAndPort.index(after: colon)...]
         }
