@@ -105,7 +105,8 @@ public struct CrawlReport: Sendable, Hashable {
     }
 
     /// Replaces the checks (sorted and de-duplicated).
-    public mutating func setChecks(_ checks: [CheckedLink]) {
+    public mutating func setChecks(_ checks: consuming [CheckedLink]) {
+        self.checks = []
         self.checks = Self.normalized(checks)
     }
 
@@ -157,7 +158,7 @@ public struct CrawlReport: Sendable, Hashable {
         return findings
     }
 
-    private static func normalized(_ checks: [CheckedLink]) -> [CheckedLink] {
+    private static func normalized(_ checks: consuming [CheckedLink]) -> [CheckedLink] {
         var checks = checks
         for index in checks.indices where checks[index].duration.map({ ReportTime.rounded($0) != $0 }) ?? false {
             checks[index].duration = checks[index].duration.map(ReportTime.rounded)

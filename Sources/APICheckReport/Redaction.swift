@@ -167,7 +167,12 @@ public struct Redaction: Sendable, Hashable {
         var result = report
         result.root = url(report.root)
         result.setFindings(report.findings.map(finding))
-        result.setChecks(report.checks.map(check))
+        // Usually nothing is left to redact: then the checks keep their (shared) storage.
+        if let first = report.checks.firstIndex(where: { check($0) != $0 }) {
+            var checks = report.checks
+            for index in first..<checks.count { checks[index] = check(checks[index]) }
+            result.setChecks(checks)
+        }
         result.setErrors(report.errors.map { CrawlProblem(message: text($0.message), url: $0.url.map(url)) })
         if var baseline = report.baseline {
             baseline.stale = baseline.stale.map { entry in

@@ -97,6 +97,11 @@ public struct Crawler: Sendable {
         let evaluating = ContinuousClock.now
         var evaluation = ContractRules(options: options, records: records, methodChecks: methodChecks, sniffer: sniffer).evaluate(discovered)
         logger.debug("rules evaluated for \(discovered.count) links in \(ContinuousClock.now - evaluating)")
+        // Everything the report needs is in the evaluation now: free the crawl's working set
+        // before the report's own copies are made (the crawl's peak memory is here).
+        let resourcesFetched = records.values.filter { $0.status != nil }.count
+        discovered = []
+        records = [:]
         if budget.remaining <= .zero {
             problems.append(CrawlProblem(message: "the crawl's deadline (\(options.deadline)) passed; links not reached are reported as skipped"))
         }
@@ -110,9 +115,12 @@ public struct Crawler: Sendable {
         var report = CrawlReport(
             tool: tool, root: redaction.url(options.root.absoluteString), startTime: startDate, duration: ContinuousClock.now - start,
             shard: options.shard, configuration: options.rules,
-            statistics: CrawlStatistics(resourcesFetched: records.values.filter { $0.status != nil }.count, requests: budget.requestsMade)
+            statistics: CrawlStatistics(resourcesFetched: resourcesFetched, requests: budget.requestsMade)
         )
-        report.setChecks(evaluation.checks.map { redaction.check($0) })
+        var checks = evaluation.checks
+        evaluation.checks = []
+        for index in checks.indices { checks[index] = redaction.check(checks[index]) }
+        report.setChecks(consume checks)
         report.setFindings(Self.configured(evaluation.findings, by: options.rules).map { redaction.finding($0) })
         report.setErrors(problems.map { CrawlProblem(message: redaction.text($0.message), url: $0.url.map(redaction.url)) })
         logger.debug("report assembled in \(ContinuousClock.now - assembling)")
