@@ -120,7 +120,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "APICheckCLITests", dependencies: ["APICheckJSON", "APICheckReport"]),
-        .testTarget(name: "APICheckReportTests", dependencies: ["APICheckReport", "APICheckJSON", "APICheckXML"]),
+        .testTarget(name: "APICheckReportTests", dependencies: ["APICheckReport", "APICheckModel", "APICheckJSON", "APICheckXML"]),
         .testTarget(
             name: "APICheckCrawlerTests",
             dependencies: [

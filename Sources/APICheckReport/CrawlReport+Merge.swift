@@ -1,3 +1,4 @@
+import APICheckModel
 import Foundation
 
 extension CrawlReport {
@@ -19,7 +20,7 @@ extension CrawlReport {
             if report.tool.name != first.tool.name {
                 throw .mismatch("tool", first.tool.name, report.tool.name)
             }
-            if URLParts(report.root).normalized != URLParts(first.root).normalized {
+            if URLResolution.identityKey(report.root) != URLResolution.identityKey(first.root) {
                 throw .mismatch("root", first.root, report.root)
             }
             if report.configuration != first.configuration {

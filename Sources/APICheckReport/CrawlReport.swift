@@ -220,7 +220,7 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// normalisation and hash as fingerprints) modulo the shard count, so every machine splits a
     /// crawl the same way.
     public func contains(url: String) -> Bool {
-        Int(FNV1a.hash64(URLParts(url).normalized.utf8) % UInt64(count)) == index - 1
+        Int(FNV1a.hash64(URLResolution.identityKey(url).utf8) % UInt64(count)) == index - 1
     }
 }
 

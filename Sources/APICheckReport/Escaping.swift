@@ -1,3 +1,5 @@
+import APICheckModel
+
 /// The escaping rules of every output format, in one place. Findings carry text from untrusted
 /// responses: escaping is what keeps a hostile message from forging a GitHub command, breaking
 /// XML or a Markdown table, or driving the terminal.
@@ -121,18 +123,14 @@ package enum Escaping {
     /// percent-encoded; valid references pass unchanged. SARIF requires `uri` to be one.
     package static func uriReference(_ text: String) -> String {
         let bytes = Array(text.utf8)
-        func isHex(_ byte: UInt8) -> Bool {
-            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
-        }
-        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
-        let digits = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
-        for (index, byte) in bytes.enumerated() {
-            if allowed.contains(byte) || (byte == UInt8(ascii: "%") && index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2])) {
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if URICharacters.isUnreserved(byte) || URICharacters.isReserved(byte) || URICharacters.isPercentTriplet(bytes, at: index) {
                 output.append(byte)
             } else {
-                output.append(contentsOf: [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+                URICharacters.appendPercentEncoded(byte, to: &output)
             }
         }
         return String(decoding: output, as: UTF8.self)

@@ -1,3 +1,4 @@
+import APICheckModel
 /// One contract violation the crawler found: which rule, how bad, where, and what was expected
 /// and seen. Findings are data, never thrown.
 ///
@@ -89,7 +90,7 @@ public struct Finding: Sendable, Hashable {
     /// the rel and the source pointer, hashed with 64-bit FNV-1a; 16 lower-case hex digits.
     public var fingerprint: String {
         var input: [UInt8] = []
-        for field in [rule.rawValue, method.uppercased(), URLParts(url).normalized, rel ?? "", sourcePointer ?? ""] {
+        for field in [rule.rawValue, method.uppercased(), URLResolution.identityKey(url), rel ?? "", sourcePointer ?? ""] {
             // Length-prefixed, so no choice of field contents can make two tuples collide.
             input.append(contentsOf: Array(String(field.utf8.count).utf8))
             input.append(UInt8(ascii: ":"))

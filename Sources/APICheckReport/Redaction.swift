@@ -111,7 +111,7 @@ public struct Redaction: Sendable, Hashable {
         if !url.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }), !containsSecret(url) {
             return url
         }
-        var parts = URLParts(masked(url))
+        var parts = URIReference(parsing: masked(url))
         if let (userInfo, hostPort) = parts.userInfoAndHost, userInfo != nil {
             parts.authority = hostPort
         }
@@ -119,7 +119,7 @@ public struct Redaction: Sendable, Hashable {
         if let fragment = parts.fragment, fragment.contains("=") {
             parts.fragment = maskedParameters(fragment)
         }
-        let redacted = parts.string
+        let redacted = parts.description
         // The caller's string when nothing changed, so a report shares its storage.
         return redacted == url ? url : redacted
     }
@@ -216,7 +216,7 @@ public struct Redaction: Sendable, Hashable {
             let end = rest.firstIndex { $0 == "&" || $0 == ";" } ?? rest.endIndex
             let pair = rest[..<end]
             if let equals = pair.firstIndex(of: "="),
-                sensitiveQueryParameters.contains(URLParts.formDecode(pair[..<equals]).lowercased())
+                sensitiveQueryParameters.contains(Self.formDecode(pair[..<equals]).lowercased())
             {
                 output += String(pair[...equals]) + Self.mask
             } else {
@@ -230,6 +230,24 @@ public struct Redaction: Sendable, Hashable {
             }
         }
         return output
+    }
+
+    /// Decodes percent-escapes (and `+` as space, as in form data), for comparing parameter names.
+    private static func formDecode(_ text: Substring) -> String {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if URICharacters.isPercentTriplet(bytes, at: index) {
+                output.append(URICharacters.hexValue(bytes[index + 1]) << 4 | URICharacters.hexValue(bytes[index + 2]))
+                index += 3
+            } else {
+                output.append(bytes[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Finds `scheme://…` runs in text and redacts each; linear in the text's length.

@@ -1,4 +1,5 @@
 import APICheckCrawler
+import APICheckModel
 import Testing
 
 @Suite struct URLResolutionTests {

@@ -1,3 +1,4 @@
+import APICheckModel
 @testable import APICheckReport
 import Testing
 
@@ -98,15 +99,16 @@ import Testing
     }
 }
 
-@Suite struct URLPartsTests {
+/// Reports split and identify URLs with the model's URI types, as the crawler does.
+@Suite struct ReportURLTests {
     @Test func splitsAndReassemblesUnchanged() {
         for text in [
             "https://user:pw@host:8080/a/b?x=1&y=2#frag", "/relative?q", "mailto:someone@example.com", "", "://", "http://",
             "https://h?#", "urn:isbn:123", "a:b:c", "//host/path", "https://[::1]:8080/",
         ] {
-            #expect(URLParts(text).string == text, "\(text)")
+            #expect(URIReference(parsing: text).description == text, "\(text)")
         }
-        let parts = URLParts("https://user:pw@host:8080/a/b?x=1&y=2#frag")
+        let parts = URIReference(parsing: "https://user:pw@host:8080/a/b?x=1&y=2#frag")
         #expect(parts.scheme == "https")
         #expect(parts.authority == "user:pw@host:8080")
         #expect(parts.path == "/a/b")
@@ -115,14 +117,14 @@ import Testing
         #expect(parts.userInfoAndHost?.userInfo == "user:pw")
     }
 
-    @Test func normalises() {
-        #expect(URLParts("HTTP://Example.COM:80").normalized == "http://example.com/")
-        #expect(URLParts("https://example.com:8443/A%7e%2f?q=%7E%2a#x").normalized == "https://example.com:8443/A~%2F?q=~%2A")
-        #expect(URLParts("https://u:p@example.com:443/").normalized == "https://example.com/")
-        #expect(URLParts("https://[::1]:443/x").normalized == "https://[::1]/x")
-        #expect(URLParts("https://[::1]/x").normalized == "https://[::1]/x")
-        #expect(URLParts("https://host:/x").normalized == "https://host/x")
-        #expect(URLParts("/movies/%zz%4").normalized == "/movies/%zz%4")
+    @Test func identifiesWithoutUserInformation() {
+        #expect(URLResolution.identityKey("HTTP://Example.COM:80") == "http://example.com/")
+        #expect(URLResolution.identityKey("https://example.com:8443/A%7e%2f?q=%7E%2a#x") == "https://example.com:8443/A~%2F?q=~%2A")
+        #expect(URLResolution.identityKey("https://u:p@example.com:443/") == "https://example.com/")
+        #expect(URLResolution.identityKey("https://[::1]:443/x") == "https://[::1]/x")
+        #expect(URLResolution.identityKey("https://[::1]/x") == "https://[::1]/x")
+        #expect(URLResolution.identityKey("https://host:/x") == "https://host/x")
+        #expect(URLResolution.identityKey("/movies/%zz%4") == "/movies/%zz%4")
     }
 }
 

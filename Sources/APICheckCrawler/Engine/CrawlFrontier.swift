@@ -1,3 +1,4 @@
+import APICheckModel
 import Foundation
 
 /// The crawl's queue, as a value: URLs are deduplicated when enqueued (normalised URL + method),

@@ -1,4 +1,5 @@
 import APICheckJSON
+import APICheckModel
 
 /// Collection+JSON (amundsen.com/media-types/collection): `collection.href`, `links`, `items`
 /// (each item's `href` and `links`) and `queries`.

@@ -1,3 +1,5 @@
+import APICheckModel
+
 /// One hypermedia link found in a response (FORMATS §5): where it came from, what it says, and
 /// where it leads.
 ///

@@ -1,3 +1,5 @@
+import APICheckModel
+
 /// RFC 9110 §8.3.1 `media-type` syntax, with problems located by byte offset.
 enum MediaTypeParser {
     /// RFC 9110 `tchar`.

@@ -1,3 +1,5 @@
+import APICheckModel
+
 /// What the checker knows of the IANA registry: top-level types and common unregistered aliases.
 enum MediaTypeRegistry {
     /// RFC 6838 §4.2 and later registrations.

@@ -1,3 +1,5 @@
+import APICheckModel
+
 extension URITemplate {
     /// Expands the template with `values` (RFC 6570 §3, Appendix A).
     ///

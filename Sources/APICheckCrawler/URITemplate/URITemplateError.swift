@@ -1,3 +1,5 @@
+import APICheckModel
+
 /// Why a URI template is not valid RFC 6570, or could not be expanded.
 ///
 /// Syntax errors carry the offset (0-based, in Unicode scalars) of the offending character, so

@@ -1,3 +1,5 @@
+import APICheckModel
+
 /// Reads RFC 6570 §2 syntax from Unicode scalars, one pass, first error wins.
 struct URITemplateParser {
     let scalars: [Unicode.Scalar]

@@ -108,6 +108,15 @@ public enum URLResolution {
         return normalisedKeyByParsing(url)
     }
 
+    /// ``normalisedKey(_:)`` without user information: how reports identify a resource
+    /// (finding fingerprints, shards, merged roots) whatever credentials its URL carried.
+    public static func identityKey(_ url: String) -> String {
+        guard url.utf8.contains(UInt8(ascii: "@")) else { return normalisedKey(url) }
+        var reference = URIReference(parsing: url)
+        if let (userInfo, hostPort) = reference.userInfoAndHost, userInfo != nil { reference.authority = hostPort }
+        return normalisedKey(reference.description)
+    }
+
     package static func normalisedKeyByParsing(_ url: String) -> String {
         var reference = URIReference(parsing: url)
         reference.fragment = nil

@@ -63,6 +63,14 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
         self.init(scheme: scheme, authority: authority, path: path, query: query, fragment: fragment)
     }
 
+    /// The authority split at its last `@` (user information may contain `@` only
+    /// percent-encoded, but hostile input need not follow the rules); `nil` without authority.
+    public var userInfoAndHost: (userInfo: String?, hostPort: String)? {
+        guard let authority else { return nil }
+        guard let at = authority.lastIndex(of: "@") else { return (nil, authority) }
+        return (String(authority[..<at]), String(authority[authority.index(after: at)...]))
+    }
+
     /// Whether the reference has a scheme (an absolute URI or one with a fragment).
     public var isAbsolute: Bool { scheme != nil }
 
