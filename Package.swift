@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "APICheckTemplatesTests", dependencies: ["APICheckTemplates", "APICheckModel"]),
         .testTarget(
             name: "APICheckInterceptorTests",
-            dependencies: ["APICheckInterceptor", "APICheckTesting", "APICheckModel", "APICheckStubFiles"],
+            dependencies: ["APICheckInterceptor", "APICheckResponder", "APICheckTesting", "APICheckModel", "APICheckStubFiles"],
             resources: [.copy("Fixtures")]
         ),
         // The worked example: a hypermedia client tested entirely with stubs/acmeflix.

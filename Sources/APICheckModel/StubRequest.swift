@@ -28,7 +28,7 @@ public struct StubRequest: Sendable, Hashable {
         method: String, path: String, query: [QueryItem] = [], headers: [HTTPHeader] = [], body: Data = Data(),
         scheme: String? = nil, host: String? = nil, port: Int? = nil
     ) {
-        self.method = method.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } ? method.uppercased() : method
+        self.method = Self.uppercased(method)
         self.path = path.isEmpty ? "/" : path
         self.query = query
         self.headers = headers
@@ -66,7 +66,9 @@ public struct StubRequest: Sendable, Hashable {
 
     /// A request for an origin-form target such as `/movies/1?x=y`, as a server receives it.
     /// Parsed by hand: `URLComponents` would read `//movies/1` as a host.
-    public init(method: String, target: String, headers: [HTTPHeader] = [], body: Data = Data()) {
+    public init(
+        method: String, target: String, headers: [HTTPHeader] = [], body: Data = Data(), scheme: String? = nil, host: String? = nil, port: Int? = nil
+    ) {
         // One pass over the bytes for `?`, `#` and `%` (this runs for every request a stub server
         // answers); slices of the UTF-8 view, as String slices would round to Character boundaries.
         let utf8 = target.utf8
@@ -97,13 +99,21 @@ public struct StubRequest: Sendable, Hashable {
         // The common target is all path: keep its storage instead of copying it.
         let rawPath = pathEnd == utf8.count ? target : String(Substring(utf8.prefix(pathEnd)))
         let query = question.map { String(Substring(utf8.dropFirst($0 + 1).prefix(end - $0 - 1))) }
-        self.init(
-            method: method,
-            path: percentInPath ? (rawPath.removingPercentEncoding ?? rawPath) : rawPath,
-            query: Self.queryItems(query),
-            headers: headers,
-            body: body
-        )
+        // Assigned field by field, not through `self.init(…)`: delegating copies the whole
+        // request once more, and this runs for every request a server answers.
+        self.method = Self.uppercased(method)
+        let path = percentInPath ? (rawPath.removingPercentEncoding ?? rawPath) : rawPath
+        self.path = path.isEmpty ? "/" : path
+        self.query = Self.queryItems(query)
+        self.headers = headers
+        self.body = body
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+    }
+
+    private static func uppercased(_ method: String) -> String {
+        method.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } ? method.uppercased() : method
     }
 
     /// Percent-decoded, or as is when it has no escapes or invalid ones. Skips Foundation's

@@ -56,10 +56,11 @@ public struct StubSet: Sendable {
             let segments = PathPattern.split(request.path)
             trie.forEachCandidate(along: segments) { candidate in
                 let index = Int(candidate)
-                let entry = entries[index]
+                // `entries[index]` read in place each time: binding it to a constant would copy
+                // the entry, a dozen reference counts per candidate.
                 // A pattern can only beat the current best if it is at least as specific by kind.
-                if let current = best, entries[current.index].kind > entry.kind { return }
-                guard context.accepts(entry, request), let parameters = entry.pattern.path.match(segments: segments) else { return }
+                if let current = best, entries[current.index].kind > entries[index].kind { return }
+                guard context.accepts(entries[index], request), let parameters = entries[index].pattern.path.match(segments: segments) else { return }
                 if best == nil || isMoreSpecific(index, than: best!.index) { best = (index, parameters) }
             }
         }

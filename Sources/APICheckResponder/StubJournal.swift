@@ -9,55 +9,114 @@ import Synchronization
 /// #expect(interceptor.journal.requests(method: "PUT", path: "/cart/AzCa3T").count == 1)
 /// ```
 public final class StubJournal: Sendable {
-    /// A ring: once full, the oldest entry is overwritten in O(1), so a journal at capacity costs
-    /// the same per request as an empty one (a stub server records every request it answers).
+    /// One writer's entries, oldest first. A ring: once full, the oldest entry is overwritten in
+    /// O(1), so a journal at capacity costs the same per request as an empty one (a stub server
+    /// records every request it answers).
     private struct Ring: Sendable {
-        var storage: [JournalEntry] = []
+        var storage: [Stamped] = []
         /// Index of the oldest entry once `storage` is full.
         var start = 0
 
-        var ordered: [JournalEntry] {
-            start == 0 ? storage : Array(storage[start...] + storage[..<start])
-        }
-    }
+        var count: Int { storage.count }
 
-    private let ring = Mutex<Ring>(Ring())
-    /// Oldest entries are dropped beyond this many, so a long-running app cannot grow without bound.
-    public let capacity: Int
+        subscript(position: Int) -> Stamped { storage[(start + position) % storage.count] }
 
-    public init(capacity: Int = 100_000) {
-        self.capacity = max(capacity, 1)
-    }
-
-    /// All entries, oldest first.
-    public var all: [JournalEntry] { ring.withLock { $0.ordered } }
-
-    public var count: Int { ring.withLock { $0.storage.count } }
-
-    /// At most `limit` entries from the `offset`-th oldest on, and how many entries there are in
-    /// all: one page, without copying the whole journal.
-    public func entries(offset: Int, limit: Int) -> (total: Int, entries: [JournalEntry]) {
-        ring.withLock { ring in
-            let total = ring.storage.count
-            let first = min(max(offset, 0), total)
-            let end = min(first + max(limit, 0), total)
-            return (total, (first..<end).map { ring.storage[(ring.start + $0) % total] })
-        }
-    }
-
-    public func record(_ entry: JournalEntry) {
-        ring.withLock { ring in
-            if ring.storage.count < capacity {
-                ring.storage.append(entry)
+        mutating func append(_ entry: consuming Stamped, capacity: Int) {
+            if storage.count < capacity {
+                storage.append(entry)
             } else {
-                ring.storage[ring.start] = entry
-                ring.start = (ring.start + 1) % capacity
+                storage[start] = entry
+                start = (start + 1) % capacity
             }
         }
     }
 
+    /// An entry and when it was recorded, on a clock every shard shares, to merge shards in order.
+    private struct Stamped: Sendable {
+        var stamp: UInt64
+        var entry: JournalEntry
+    }
+
+    /// A shard's lock and ring, padded to its own cache lines: shards exist so that writers on
+    /// different cores never write to the same line.
+    private final class Shard: Sendable {
+        let ring = Mutex<Ring>(Ring())
+        private let padding: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    }
+
+    private let shards: [Shard]
+    /// Oldest entries are dropped beyond this many, so a long-running app cannot grow without bound.
+    public let capacity: Int
+
+    /// A journal of at most `capacity` entries. `shards` is how many writers record at once on
+    /// different threads (a server's event loops): each writes to its own shard, so recording
+    /// never contends; reading merges the shards in recording order. Each shard can hold
+    /// `capacity` entries, so memory is bounded by `shards × capacity`.
+    public init(capacity: Int = 100_000, shards: Int = 1) {
+        self.capacity = max(capacity, 1)
+        self.shards = (0..<max(shards, 1)).map { _ in Shard() }
+    }
+
+    /// How many writers can record without contending (see ``record(_:shard:)``).
+    public var shardCount: Int { shards.count }
+
+    /// All entries, oldest first.
+    public var all: [JournalEntry] { merged(offset: 0, limit: Int.max).entries }
+
+    public var count: Int {
+        min(shards.reduce(0) { total, shard in total + shard.ring.withLock { $0.count } }, capacity)
+    }
+
+    /// At most `limit` entries from the `offset`-th oldest on, and how many entries there are in
+    /// all: one page, without copying the whole journal.
+    public func entries(offset: Int, limit: Int) -> (total: Int, entries: [JournalEntry]) {
+        merged(offset: offset, limit: limit)
+    }
+
+    /// Records `entry`. Writers on different threads that record often pass different `shard`s
+    /// (any number; it is taken modulo ``shardCount``).
+    public func record(_ entry: consuming JournalEntry, shard: Int = 0) {
+        // Moved, not copied, into the ring: an entry holds a dozen references.
+        var stamped: Stamped? = Stamped(stamp: DispatchTime.now().uptimeNanoseconds, entry: entry)
+        let capacity = self.capacity
+        shards[shards.count == 1 ? 0 : abs(shard % shards.count)].ring.withLock { $0.append(stamped.take()!, capacity: capacity) }
+    }
+
     public func clear() {
-        ring.withLock { $0 = Ring() }
+        for shard in shards { shard.ring.withLock { $0 = Ring() } }
+    }
+
+    /// The page `offset..<offset+limit` of the newest `capacity` entries of all shards, oldest first.
+    private func merged(offset: Int, limit: Int) -> (total: Int, entries: [JournalEntry]) {
+        if shards.count == 1 {
+            return shards[0].ring.withLock { ring in
+                let total = ring.count
+                let first = min(max(offset, 0), total)
+                let end = first + min(max(limit, 0), total - first)
+                return (total, (first..<end).map { ring[$0].entry })
+            }
+        }
+        // Copy each shard under its own lock (the entries are values), then merge by stamp; on
+        // equal stamps the lower shard first, so the order is stable.
+        let rings = shards.map { shard in shard.ring.withLock { $0 } }
+        let available = rings.reduce(0) { $0 + $1.count }
+        let total = min(available, capacity)
+        let first = min(max(offset, 0), total)
+        let end = first + min(max(limit, 0), total - first)
+        var positions = [Int](repeating: 0, count: rings.count)
+        var page: [JournalEntry] = []
+        page.reserveCapacity(end - first)
+        // Entries beyond `capacity` are the oldest: skipped like the ones before the page.
+        let skip = available - total + first
+        for rank in 0..<(available - total + end) {
+            var next = -1
+            for index in rings.indices where positions[index] < rings[index].count {
+                if next < 0 || rings[index][positions[index]].stamp < rings[next][positions[next]].stamp { next = index }
+            }
+            if rank >= skip { page.append(rings[next][positions[next]].entry) }
+            positions[next] += 1
+        }
+        return (total, page)
     }
 
     /// Entries whose request has this method (any, if `nil`) and whose path matches `path`

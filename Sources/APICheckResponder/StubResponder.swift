@@ -29,6 +29,8 @@ public final class StubResponder: Sendable {
     public let journal: StubJournal
     public let templates: TemplateRenderer
     private let state: Mutex<State>
+    /// Changes with every change of the scenario selection (under the state's lock).
+    private let scenarioGeneration = Atomic<Int>(0)
 
     public init(
         stubs: StubSet, scenarios: ScenarioSelection = [:], templates: TemplateRenderer = TemplateRenderer(),
@@ -58,12 +60,18 @@ public final class StubResponder: Sendable {
 
     /// Makes `scenario` the answer of `useCase` (the folder `screen/use-case`), until changed.
     public func select(_ scenario: String, for useCase: String) {
-        state.withLock { $0.scenarios[useCase] = scenario }
+        state.withLock {
+            $0.scenarios[useCase] = scenario
+            scenarioGeneration.add(1, ordering: .releasing)
+        }
     }
 
     /// Lets every scenario of `useCase` compete again (the first in load order answers).
     public func clearSelection(for useCase: String) {
-        _ = state.withLock { $0.scenarios.removeValue(forKey: useCase) }
+        state.withLock {
+            $0.scenarios.removeValue(forKey: useCase)
+            scenarioGeneration.add(1, ordering: .releasing)
+        }
     }
 
     /// Forgets the journal, sequence positions and scenario selections; the stubs stay.
@@ -71,6 +79,7 @@ public final class StubResponder: Sendable {
         state.withLock {
             $0.scenarios = [:]
             $0.sequenceCalls = [:]
+            scenarioGeneration.add(1, ordering: .releasing)
         }
         journal.clear()
     }
@@ -91,6 +100,21 @@ public final class StubResponder: Sendable {
     /// the journal are this responder's.
     package func answer(_ request: StubRequest, matchingIn stubs: StubSet) -> StubAnswer {
         answer(request, stubs: stubs, scenarios: state.withLock { $0.scenarios })
+    }
+
+    /// ``answer(_:matchingIn:)`` with a selection the caller read earlier through
+    /// ``scenarioSnapshot`` and that is still current (its generation is ``currentScenarioGeneration``):
+    /// a server's event loop keeps its own copy instead of taking the shared lock per request.
+    package func answer(_ request: StubRequest, matchingIn stubs: StubSet, scenarios: ScenarioSelection) -> StubAnswer {
+        answer(request, stubs: stubs, scenarios: scenarios)
+    }
+
+    /// A number that changes whenever the scenario selection does.
+    package var currentScenarioGeneration: Int { scenarioGeneration.load(ordering: .acquiring) }
+
+    /// The scenario selection and its generation, read together.
+    package var scenarioSnapshot: (generation: Int, selection: ScenarioSelection) {
+        state.withLock { (scenarioGeneration.load(ordering: .relaxed), $0.scenarios) }
     }
 
     private func answer(_ request: StubRequest, stubs: StubSet, scenarios: ScenarioSelection) -> StubAnswer {

@@ -1,4 +1,5 @@
 import APICheckModel
+import APICheckResponder
 import Foundation
 import NIOCore
 
@@ -18,6 +19,17 @@ import NIOCore
 final class LoopState {
     static let maximumEntries = 512
     static let maximumBodyBytes = 16 << 10
+
+    /// The loop's position in its group: its shard of the journal.
+    let index: Int
+    /// The server's origin in this loop's own storage: every journal entry holds it, and a
+    /// string shared by all loops would have its reference count written from every core.
+    let origin: String
+
+    init(index: Int, origin: String) {
+        self.index = index
+        self.origin = String(decoding: Array(origin.utf8), as: UTF8.self)
+    }
 
     private struct Entry {
         let prepared: PreparedResponse
@@ -39,6 +51,24 @@ final class LoopState {
         guard sequence > replicaSequence else { return }
         replica = served
         replicaSequence = sequence
+    }
+
+    /// This loop's copy of the scenario selection, and the generation it was read at.
+    private var scenarioGeneration = -1
+    private var scenarioSelection: ScenarioSelection = [:]
+
+    /// The responder's current scenario selection, re-read (into this loop's own storage) only
+    /// when it changed: one atomic load per request instead of the responder's shared lock.
+    func scenarios(of responder: StubResponder) -> ScenarioSelection {
+        let generation = responder.currentScenarioGeneration
+        if generation != scenarioGeneration {
+            let snapshot = responder.scenarioSnapshot
+            scenarioSelection = Dictionary(
+                snapshot.selection.map { (StubSetReplica.fresh($0.key), StubSetReplica.fresh($0.value)) }, uniquingKeysWith: { first, _ in first }
+            )
+            scenarioGeneration = snapshot.generation
+        }
+        return scenarioSelection
     }
 
     private var second = -1

@@ -52,7 +52,7 @@ final class ServerCore: Sendable {
         self.threadPool = NIOThreadPool.singleton
         let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader)
         self.responder = StubResponder(
-            stubs: stubs, scenarios: configuration.scenarios, journal: StubJournal(capacity: configuration.journalCapacity)
+            stubs: stubs, scenarios: configuration.scenarios, journal: StubJournal(capacity: configuration.journalCapacity, shards: max(loops.count, 1))
         )
         self.current = Mutex(served)
         report(served)
@@ -61,7 +61,7 @@ final class ServerCore: Sendable {
 
     /// The state of `eventLoop`; call on that loop. A loop not of this server's group gets its own.
     func loopState(for eventLoop: any EventLoop) -> LoopState {
-        loops[ObjectIdentifier(eventLoop)]?.state.value ?? LoopState()
+        loops[ObjectIdentifier(eventLoop)]?.state.value ?? LoopState(index: 0, origin: baseURL)
     }
 
     // MARK: The served set
@@ -180,14 +180,9 @@ final class ServerCore: Sendable {
         if uri.utf8.first != UInt8(ascii: "/"), uri.hasPrefix("http://") || uri.hasPrefix("https://"), let url = URL(string: uri) {
             return StubRequest(method: head.method.rawValue, url: url, headers: headers, body: data)
         }
-        var request = StubRequest(method: head.method.rawValue, target: uri, headers: headers, body: data)
-        request.scheme = "http"
-        if let host {
-            let (name, port) = Self.splitHost(host)
-            request.host = name
-            request.port = port ?? 80
-        }
-        return request
+        guard let host else { return StubRequest(method: head.method.rawValue, target: uri, headers: headers, body: data, scheme: "http") }
+        let (name, port) = Self.splitHost(host)
+        return StubRequest(method: head.method.rawValue, target: uri, headers: headers, body: data, scheme: "http", host: name, port: port ?? 80)
     }
 
     /// `example.com:8080` → (`example.com`, 8080); `[::1]:80` → (`::1`, 80). Lower-cases only when
@@ -220,10 +215,6 @@ final class ServerCore: Sendable {
         }
         guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return (text, nil) }
         return (String(Substring(bytes[..<colon])), Int(Substring(bytes[bytes.index(after: colon)...])))
-    }
-
-    func record(_ request: consuming StubRequest, uri: String, _ outcome: JournalEntry.Outcome) {
-        responder.journal.record(JournalEntry(request: request, origin: baseURL, target: uri, outcome: outcome))
     }
 
     // MARK: Problem documents

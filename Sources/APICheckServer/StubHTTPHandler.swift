@@ -41,6 +41,12 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let core: ServerCore
+    /// `core.responder` and its journal, used per request without a reference count: both are
+    /// shared by every event loop, so each retain would be an atomic write on a cache line the
+    /// other cores also write (measured: two such objects cost more than the matching).
+    /// `core`, held strongly, keeps them alive.
+    private let responder: Unmanaged<StubResponder>
+    private let journal: Unmanaged<StubJournal>
     private let limits: StubServer.Limits
     private var receiving: Incoming?
     private var ready = CircularBuffer<Work>(initialCapacity: 4)
@@ -74,6 +80,8 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(core: ServerCore, loopState: LoopState) {
         self.core = core
+        self.responder = Unmanaged.passUnretained(core.responder)
+        self.journal = Unmanaged.passUnretained(core.responder.journal)
         self.cache = loopState
         self.logsRequests = core.logger.logLevel <= .debug
         self.limits = core.configuration.limits
@@ -160,7 +168,8 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         inRead = false
         lastActivity = .now()
         flushIfNeeded(context: context)
-        context.fireChannelReadComplete()
+        // Not forwarded: this handler is the pipeline's last, and the tail does nothing with it
+        // but retain NIO's tail handler, one object all event loops share.
     }
 
     func read(context: ChannelHandlerContext) {
@@ -378,14 +387,17 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             self.snapshot = snapshot
             served = snapshot.served
         }
-        switch core.responder.answer(request, matchingIn: served.stubs) {
+        let answer = responder._withUnsafeGuaranteedRef { responder in
+            responder.answer(request, matchingIn: served.stubs, scenarios: cache.scenarios(of: responder))
+        }
+        switch answer {
         case .unmatched(let report):
-            core.record(request, uri: head.uri, .unmatched(report))
+            record(request, uri: head.uri, .unmatched(report))
             core.logger.warning("\(report.description)")
             writeSimple(status: 404, json: ServerCore.unmatchedProblem(report), contentType: "application/problem+json", head: head, keepAlive: keepAlive, context: context)
         case .exhausted(let matched):
             let message = StubAnswer.exhaustedMessage(matched)
-            core.record(request, uri: head.uri, .failed(message))
+            record(request, uri: head.uri, .failed(message))
             core.logger.warning("\(request.summary): \(message)")
             let problem = ServerCore.problem(status: 404, title: "Stub sequence exhausted", detail: message, extra: [JSONMember("stub", .string(matched.stub.name)), JSONMember("source", .string(matched.stub.source.description))])
             writeSimple(status: 404, json: problem, contentType: "application/problem+json", head: head, keepAlive: keepAlive, context: context)
@@ -397,12 +409,18 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let prepared = core.preparedResponse(for: matched, response: response, in: served)
             if deliverStatic(prepared, head: head, keepAlive: keepAlive, context: context) {
                 // Written (flushed after the read): the request moves into the journal, no copy.
-                core.record(consume request, uri: head.uri, outcome)
+                record(consume request, uri: head.uri, outcome)
             } else {
-                core.record(request, uri: head.uri, outcome)
+                record(request, uri: head.uri, outcome)
                 deliver(prepared, matched: matched, request: request, head: head, keepAlive: keepAlive, context: context)
             }
         }
+    }
+
+    /// Journals `request` in this loop's shard.
+    private func record(_ request: consuming StubRequest, uri: String, _ outcome: JournalEntry.Outcome) {
+        let entry = JournalEntry(request: request, origin: cache.origin, target: uri, outcome: outcome)
+        journal._withUnsafeGuaranteedRef { $0.record(entry, shard: cache.index) }
     }
 
     // MARK: Stub responses
@@ -601,7 +619,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The stub matched but its body cannot be produced: 500 with the reason, journaled.
     private func failServing(_ message: String, request: StubRequest, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
-        core.record(request, uri: head.uri, .failed(message))
+        record(request, uri: head.uri, .failed(message))
         core.logger.error("\(request.summary): \(message)")
         guard !closing else { return }
         let problem = ServerCore.problem(status: 500, title: "The stub cannot be served", detail: message)

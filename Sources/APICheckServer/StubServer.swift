@@ -128,15 +128,15 @@ public final class StubServer: Sendable {
             }
             throw .cannotBind(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
+        let port = channel.localAddress?.port ?? configuration.port
+        let baseURL = fixedBaseURL ?? "http://\(urlHost(configuration.host)):\(port)"
         // One state per event loop, made on its loop (NIOLoopBound checks it is only used there).
         var loops: [ObjectIdentifier: (loop: any EventLoop, state: NIOLoopBound<LoopState>)] = [:]
-        for loop in group.makeIterator() {
-            if let state = try? await loop.submit({ NIOLoopBound(LoopState(), eventLoop: loop) }).get() {
+        for (index, loop) in group.makeIterator().enumerated() {
+            if let state = try? await loop.submit({ NIOLoopBound(LoopState(index: index, origin: baseURL), eventLoop: loop) }).get() {
                 loops[ObjectIdentifier(loop)] = (loop, state)
             }
         }
-        let port = channel.localAddress?.port ?? configuration.port
-        let baseURL = fixedBaseURL ?? "http://\(urlHost(configuration.host)):\(port)"
         var rewriters: [OriginRewriter] = []
         for origin in configuration.rewriteOrigins {
             if let rewriter = try? OriginRewriter(from: origin, to: baseURL), rewriter.from != rewriter.to { rewriters.append(rewriter) }

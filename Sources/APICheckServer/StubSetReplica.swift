@@ -71,7 +71,7 @@ enum StubSetReplica {
     }
 
     /// The same text in new storage (short strings are stored inline and have none to share).
-    private static func fresh(_ text: String) -> String {
+    static func fresh(_ text: String) -> String {
         text.utf8.count <= 15 ? text : String(decoding: Array(text.utf8), as: UTF8.self)
     }
 }

@@ -222,3 +222,34 @@ func makeStub(
         #expect(HTTPDate.parse(text) == nil)
     }
 }
+
+@Suite struct StubValueTests {
+    @Test func copiesAreIndependentValues() {
+        let original = makeStub("movie", "GET", "/movies/{id}", priority: 1)
+        var copy = original
+        #expect(copy == original)
+        #expect(copy.hashValue == original.hashValue)
+        copy.name = "renamed"
+        copy.priority = 5
+        copy.response.status = 404
+        #expect(original.name == "movie")
+        #expect(original.priority == 1)
+        #expect(original.response.status == 200)
+        #expect(copy.name == "renamed" && copy.priority == 5 && copy.response.status == 404)
+        #expect(copy != original)
+        // Equal by value, not by identity: a stub rebuilt field by field equals the original.
+        let rebuilt = Stub(
+            id: original.id, name: original.name, description: original.description, request: original.request, response: original.response,
+            priority: original.priority, source: original.source, scenario: original.scenario, sequence: original.sequence
+        )
+        #expect(rebuilt == original)
+        #expect(Set([rebuilt, original]).count == 1)
+    }
+
+    @Test func aMatchCarriesTheStubsValue() {
+        var stub = makeStub("movie", "GET", "/movies/{id}")
+        let set = StubSet([stub])
+        stub.name = "changed after the set was built"
+        #expect(set.match(StubRequest(method: "GET", path: "/movies/1")).matched?.stub.name == "movie")
+    }
+}
