@@ -8,7 +8,9 @@
                                       starts `BIN serve DIR --port 0`, prints the milliseconds from
                                       process start to the first 200 for PATH, then stops it
   serve-helper.py free-port           a free TCP port on 127.0.0.1
-  serve-helper.py wrk FILE            req/s and p99 (ms) from `wrk --latency` output
+  serve-helper.py wrk FILE            from `wrk --latency` output: req/s, p99 (ms), non-2xx
+                                      responses and the total number of requests ("N requests
+                                      in …"), in that order, space-separated
 """
 import json
 import os
@@ -104,10 +106,11 @@ def parse_wrk(file):
     rate = re.search(r"Requests/sec:\s+([\d.]+)", text)
     p99 = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", text, re.MULTILINE)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-    if not rate or not p99:
+    total = re.search(r"^\s*(\d+) requests in ", text, re.MULTILINE)
+    if not rate or not p99 or not total:
         raise SystemExit(f"cannot read wrk output:\n{text}")
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
-    print(f"{float(rate.group(1)):.0f} {float(p99.group(1)) * scale:.3f} {errors.group(1) if errors else 0}")
+    print(f"{float(rate.group(1)):.0f} {float(p99.group(1)) * scale:.3f} {errors.group(1) if errors else 0} {total.group(1)}")
 
 
 if __name__ == "__main__":

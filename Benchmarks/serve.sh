@@ -4,6 +4,17 @@
 #   wrk -t2 -c64 -d10s --latency against `apicheck serve` with 1,000 stubs loaded (a literal-path
 #   stub and a templated-path stub) and against nginx (2 workers = 2 event loops, access log off)
 #   serving the same 300 body bytes; 3 interleaved rounds, medians: req/s, p99, ratio.
+#   The machine's speed drifts between minutes, so the ratio of the medians is noisy; two figures
+#   from the same runs that the drift affects much less:
+#   - paired ratios: in each round the two servers run back to back on each path (odd rounds
+#     apicheck first, even rounds nginx first, so a steady drift favours neither server);
+#     each round gives apicheck/nginx of req/s, and their median and min–max are printed;
+#   - server CPU per request: the server's utime+stime (/proc/PID/stat; nginx: master + workers)
+#     across each wrk run divided by wrk's request count, per round and median, and
+#     nginx/apicheck of those medians ("apicheck uses X× less CPU per request"); steal time and
+#     waiting are not counted, so it moves much less with the machine's speed than req/s.
+#   It also prints the share of CPU steal time over the measured rounds (/proc/stat), and a
+#   verdict per path: median paired ratio against the 1.2× target, median p99 against nginx's.
 #   Then RSS of both after the runs, and the time from process start to the first 200 with
 #   10,000 stubs (median of 3).
 #
@@ -102,21 +113,53 @@ for url in "$APICHECK_URL$LITERAL" "$APICHECK_URL$TEMPLATED" "$NGINX_URL$LITERAL
   [ "$code" = 200 ] && cmp -s "$WORK/check.body" "$WORK/set1k/body.json" || { echo "$url answered $code or other bytes" >&2; exit 1; }
 done
 
-run_wrk() {  # name url round
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$2" > "$WORK/wrk-$1-$3.txt"
-  $HELPER wrk "$WORK/wrk-$1-$3.txt" >> "$WORK/results-$1.txt"
+CLK_TCK=$(getconf CLK_TCK)
+server_pids() {  # apicheck|nginx: the process, or nginx's master and its workers
+  if [ "$1" = apicheck ]; then
+    echo "$SERVER_PID"
+  else
+    local master
+    master=$(cat "$WORK/nginx/nginx.pid")
+    echo "$master" $(pgrep -P "$master" || true)
+  fi
+}
+cpu_ticks() {  # pid…: utime+stime (fields 14 and 15 of /proc/PID/stat, after the "(comm)"), summed
+  local total=0 pid
+  for pid in "$@"; do
+    total=$((total + $(awk '{sub(/^.*\) /, ""); print $12 + $13}' "/proc/$pid/stat")))
+  done
+  echo "$total"
+}
+cpu_stat() { awk '$1 == "cpu" {print $2, $3, $4, $5, $6, $7, $8, $9}' /proc/stat; }  # user … steal
+
+run_wrk() {  # server path url round
+  # One line per round in results-SERVER-PATH.txt: req/s, p99 ms, non-2xx, requests, server CPU ticks.
+  local pids before after
+  pids=$(server_pids "$1")
+  before=$(cpu_ticks $pids)
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$3" > "$WORK/wrk-$1-$2-$4.txt"
+  after=$(cpu_ticks $pids)
+  echo "$($HELPER wrk "$WORK/wrk-$1-$2-$4.txt") $((after - before))" >> "$WORK/results-$1-$2.txt"
 }
 
 echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS rounds interleaved…" >&2
 # Warm both up (JIT-free, but caches, connection setup, page faults).
 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$APICHECK_URL$LITERAL" > /dev/null
 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$NGINX_URL$LITERAL" > /dev/null
+STAT_BEFORE=$(cpu_stat)
 for round in $(seq 1 "$ROUNDS"); do
-  run_wrk apicheck-literal "$APICHECK_URL$LITERAL" "$round"
-  run_wrk nginx-literal "$NGINX_URL$LITERAL" "$round"
-  run_wrk apicheck-templated "$APICHECK_URL$TEMPLATED" "$round"
-  run_wrk nginx-templated "$NGINX_URL$TEMPLATED" "$round"
+  # Per path, the two servers back to back; odd rounds apicheck first, even rounds nginx first.
+  if [ $((round % 2)) = 1 ]; then ORDER="apicheck nginx"; else ORDER="nginx apicheck"; fi
+  for path in literal templated; do
+    if [ "$path" = literal ]; then URL_PATH=$LITERAL; else URL_PATH=$TEMPLATED; fi
+    for server in $ORDER; do
+      if [ "$server" = apicheck ]; then BASE=$APICHECK_URL; else BASE=$NGINX_URL; fi
+      run_wrk "$server" "$path" "$BASE$URL_PATH" "$round"
+    done
+    echo "${ORDER%% *}" >> "$WORK/first-$path.txt"
+  done
 done
+STAT_AFTER=$(cpu_stat)
 
 median() {  # file column
   awk -v c="$2" '{print $c}' "$1" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'
@@ -141,6 +184,51 @@ for path in literal templated; do
   np=$(median "$WORK/results-nginx-$path.txt" 2)
   awk -v a="$a" -v n="$n" -v ap="$ap" -v np="$np" -v p="$path" \
     'BEGIN {printf "ratio %-16s %11.2fx req/s of nginx; p99 %s ms vs %s ms (%s)\n", p, a / n, ap, np, (ap <= np ? "no worse" : "worse")}'
+done
+range_of() { sort -g "$1" | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f–%.2f", lo, hi}'; }
+
+# Paired ratios: round i of apicheck over round i of nginx, per path (results-* lines are in round order).
+echo
+echo "Paired ratios apicheck/nginx of req/s (per round, the two runs back to back; a→n: apicheck ran first):"
+for path in literal templated; do
+  paste -d ' ' "$WORK/results-apicheck-$path.txt" "$WORK/results-nginx-$path.txt" | awk '{print ($6 > 0 ? $1 / $6 : 0)}' \
+    > "$WORK/paired-$path.txt"
+  printf '  %-10s %s  median %.2f, range %s\n' "$path" \
+    "$(paste -d ' ' "$WORK/first-$path.txt" "$WORK/paired-$path.txt" |
+      awk '{printf "%sr%d %s %.2f", (NR > 1 ? "  " : ""), NR, ($1 == "apicheck" ? "a→n" : "n→a"), $2}')" \
+    "$(median "$WORK/paired-$path.txt" 1)" "$(range_of "$WORK/paired-$path.txt")"
+done
+
+# Server CPU per request: CPU ticks over the run / requests, in µs.
+echo
+echo "Server CPU per request (µs, utime+stime during each run / requests; nginx = master + workers):"
+for name in apicheck-literal nginx-literal apicheck-templated nginx-templated; do
+  awk -v hz="$CLK_TCK" '{print ($4 > 0 ? $5 * 1000000 / hz / $4 : 0)}' "$WORK/results-$name.txt" > "$WORK/cpu-$name.txt"
+  printf '  %-20s %s  median %.1f\n' "$name" "$(awk '{printf "%s%.1f", (NR > 1 ? " " : ""), $1}' "$WORK/cpu-$name.txt")" \
+    "$(median "$WORK/cpu-$name.txt" 1)"
+done
+for path in literal templated; do
+  awk -v a="$(median "$WORK/cpu-apicheck-$path.txt" 1)" -v n="$(median "$WORK/cpu-nginx-$path.txt" 1)" -v p="$path" 'BEGIN {
+    if (a <= 0 || n <= 0) { printf "  %s: no CPU time measured\n", p; exit }
+    r = n / a
+    if (r >= 1) printf "  %s: apicheck uses %.2f× less CPU per request than nginx (%.1f µs vs %.1f µs, medians)\n", p, r, a, n
+    else printf "  %s: apicheck uses %.2f× more CPU per request than nginx (%.1f µs vs %.1f µs, medians)\n", p, 1 / r, a, n
+  }'
+done
+
+echo
+awk -v b="$STAT_BEFORE" -v a="$STAT_AFTER" 'BEGIN {
+  split(b, x); split(a, y)
+  for (i = 1; i <= 8; i++) total += y[i] - x[i]
+  printf "CPU steal during the runs: %.1f%% (of all CPU time on all cores over the measured rounds)\n", (total > 0 ? 100 * (y[8] - x[8]) / total : 0)
+}'
+
+echo
+for path in literal templated; do
+  awk -v r="$(median "$WORK/paired-$path.txt" 1)" -v range="$(range_of "$WORK/paired-$path.txt")" -v n="$ROUNDS" \
+    -v ap="$(median "$WORK/results-apicheck-$path.txt" 2)" -v np="$(median "$WORK/results-nginx-$path.txt" 2)" -v p="$path" \
+    'BEGIN {printf "%s: %.2fx (paired median, %d rounds, range %s) — target 1.2x %s; p99 %.2f ms vs %.2f ms — %s\n",
+      p, r, n, range, (r >= 1.2 ? "met" : "not met"), ap, np, (ap <= np ? "no worse" : "worse")}'
 done
 
 NGINX_RSS=0
