@@ -110,14 +110,23 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// Matches a request path split into segments (as ``PathPattern/split(_:)`` does); returns the
     /// bound template variables on success. Index-based: no slices, so no retains per step.
     func match(segments path: [Substring]) -> [String: String]? {
-        var parameters: [String: String] = [:]
+        var parameters: [String: String]? = [:]
         var failed = Set<Int>()
         return matchFrom(0, 0, path, &parameters, &failed) ? parameters : nil
     }
 
+    /// Whether the pattern matches, without binding its variables (no dictionary to allocate):
+    /// what choosing a stub needs; the values are bound only for the stub chosen, when read.
+    func matches(segments path: [Substring]) -> Bool {
+        var parameters: [String: String]? = nil
+        var failed = Set<Int>()
+        return matchFrom(0, 0, path, &parameters, &failed)
+    }
+
     /// Index-based (no slices, no retains per step). With `**`, states that failed once are
     /// remembered, so the work is at most segments × path segments whatever the pattern.
-    private func matchFrom(_ start: Int, _ pathStart: Int, _ path: [Substring], _ parameters: inout [String: String], _ failed: inout Set<Int>) -> Bool {
+    /// `parameters` is `nil` when the caller only needs to know whether the pattern matches.
+    private func matchFrom(_ start: Int, _ pathStart: Int, _ path: [Substring], _ parameters: inout [String: String]?, _ failed: inout Set<Int>) -> Bool {
         var index = start
         var position = pathStart
         while index < segments.count {
@@ -136,12 +145,12 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
                 if prefix.isEmpty && suffix.isEmpty {
                     // The common `{id}`: no Character-wise prefix and suffix work.
                     guard !segment.isEmpty else { return false }
-                    parameters[name] = String(segment)
+                    if parameters != nil { parameters?[name] = String(segment) }
                 } else {
                     guard segment.utf8.count > prefix.utf8.count + suffix.utf8.count, segment.hasPrefix(prefix), segment.hasSuffix(suffix) else {
                         return false
                     }
-                    parameters[name] = String(segment.dropFirst(prefix.count).dropLast(suffix.count))
+                    if parameters != nil { parameters?[name] = String(segment.dropFirst(prefix.count).dropLast(suffix.count)) }
                 }
             case .glob(let glob):
                 guard position < path.count, Self.globMatches(glob.utf8, path[position].utf8) else { return false }

@@ -43,29 +43,34 @@ public struct StubSet: Sendable {
     /// The stub that answers `request`, or why none does.
     public func match(_ request: StubRequest, scenarios: ScenarioSelection = [:]) -> StubMatch {
         var context = MatchContext(scenarios: scenarios)
-        var best: (index: Int, parameters: [String: String])?
+        var best: Int?
 
         if let candidates = literalIndex[request.path] {
             for candidate in candidates {
                 let index = Int(candidate)
                 guard context.accepts(entries[index], request) else { continue }
-                if best == nil || isMoreSpecific(index, than: best!.index) { best = (index, [:]) }
+                if best == nil || isMoreSpecific(index, than: best!) { best = index }
             }
         }
-        if best == nil, !trie.isEmpty {
+        if let best {
+            return .matched(MatchedStub(stub: stubs[best], index: best, path: nil))
+        }
+        if !trie.isEmpty {
             let segments = PathPattern.split(request.path)
             trie.forEachCandidate(along: segments) { candidate in
                 let index = Int(candidate)
                 // `entries[index]` read in place each time: binding it to a constant would copy
                 // the entry, a dozen reference counts per candidate.
                 // A pattern can only beat the current best if it is at least as specific by kind.
-                if let current = best, entries[current.index].kind > entries[index].kind { return }
-                guard context.accepts(entries[index], request), let parameters = entries[index].pattern.path.match(segments: segments) else { return }
-                if best == nil || isMoreSpecific(index, than: best!.index) { best = (index, parameters) }
+                if let current = best, entries[current].kind > entries[index].kind { return }
+                guard context.accepts(entries[index], request), entries[index].pattern.path.matches(segments: segments) else { return }
+                if best == nil || isMoreSpecific(index, than: best!) { best = index }
             }
         }
         if let best {
-            return .matched(MatchedStub(stub: stubs[best.index], pathParameters: best.parameters))
+            // The template's variables are bound when read (templates read them; static
+            // responses never do).
+            return .matched(MatchedStub(stub: stubs[best], index: best, path: request.path))
         }
         return .unmatched(nearMisses(for: request, scenarios: scenarios))
     }
@@ -211,12 +216,52 @@ private struct PatternTrie: Sendable {
 
 /// The stub chosen for a request, with the values bound by its path template.
 public struct MatchedStub: Sendable, Hashable {
-    public var stub: Stub
-    public var pathParameters: [String: String]
+    public var stub: Stub {
+        didSet { indexInSet = nil }
+    }
+
+    /// The stub's position in the set that matched it, while `stub` is unchanged: transports
+    /// that keep per-stub data (a server's wire-ready responses) find it without hashing the id.
+    package private(set) var indexInSet: Int?
+
+    /// The values the stub's path template bound (`/movies/{id}` for `/movies/42`: `id` → `42`).
+    public var pathParameters: [String: String] {
+        get {
+            switch bindings {
+            case .values(let values): values
+            case .matched(let pattern, let path): pattern.match(segments: PathPattern.split(path)) ?? [:]
+            }
+        }
+        set { bindings = .values(newValue) }
+    }
+
+    private enum Bindings: Sendable {
+        case values([String: String])
+        /// Bound from the pattern that matched (kept: `stub` may change) when read.
+        case matched(PathPattern, path: String)
+    }
+
+    private var bindings: Bindings
 
     public init(stub: Stub, pathParameters: [String: String] = [:]) {
         self.stub = stub
-        self.pathParameters = pathParameters
+        self.bindings = .values(pathParameters)
+    }
+
+    /// `stub`, the `index`-th of its set; its path pattern matched `path` (`nil`: a literal path).
+    init(stub: Stub, index: Int, path: String?) {
+        self.bindings = path.map { .matched(stub.request.path, path: $0) } ?? .values([:])
+        self.stub = stub
+        self.indexInSet = index
+    }
+
+    public static func == (lhs: MatchedStub, rhs: MatchedStub) -> Bool {
+        lhs.stub == rhs.stub && lhs.pathParameters == rhs.pathParameters
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(stub)
+        hasher.combine(pathParameters)
     }
 }
 
@@ -260,7 +305,7 @@ private struct MatchContext {
         if let method = pattern.method, method != request.method {
             differences.append(.method(expected: method, actual: request.method))
         }
-        let pathMatches = pattern.path.kind == .literal ? pattern.path.literalPath == request.path : pattern.path.match(segments: segments) != nil
+        let pathMatches = pattern.path.kind == .literal ? pattern.path.literalPath == request.path : pattern.path.matches(segments: segments)
         if !pathMatches { differences.append(.path(expected: pattern.path.text, actual: request.path)) }
         for constraint in pattern.query where !queryMatches(constraint, request) {
             differences.append(.query(expected: constraint, actual: request.query.first { $0.name == constraint.name }?.value))

@@ -104,8 +104,8 @@ final class PreparedResponse: Sendable {
 /// change between requests (stubs with sequences are prepared when they answer).
 final class ServedStubs: Sendable {
     let stubs: StubSet
-    /// By stub id.
-    let prepared: [String: PreparedResponse]
+    /// By position in `stubs`; `nil` for stubs with a sequence.
+    let prepared: [PreparedResponse?]
     /// Stubs whose path lies under the admin prefix, which answers first.
     let shadowed: [Stub]
     let loadedAt: Date
@@ -114,7 +114,7 @@ final class ServedStubs: Sendable {
 
     init(_ stubs: StubSet, rewriters: [OriginRewriter], serverHeader: String) {
         self.stubs = stubs
-        var prepared: [String: PreparedResponse] = [:]
+        var prepared: [PreparedResponse?] = []
         prepared.reserveCapacity(stubs.count)
         var shadowed: [Stub] = []
         var warnings: [String] = []
@@ -128,8 +128,9 @@ final class ServedStubs: Sendable {
                 if !wire.droppedHeaders.isEmpty {
                     warnings.append("\(stub.source): warning: stub \"\(stub.name)\": header \(wire.droppedHeaders.joined(separator: ", ")) left out (invalid name or control characters in the value)")
                 }
-                if stub.sequence == nil { prepared[stub.id] = wire }
+                if stub.sequence == nil { prepared.append(wire) }
             }
+            if stub.sequence != nil { prepared.append(nil) }
         }
         self.warnings = warnings
         self.prepared = prepared

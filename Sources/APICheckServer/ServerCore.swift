@@ -87,7 +87,7 @@ final class ServerCore: Sendable {
     /// The wire form of `response`, which `matched` (a stub of `served`) gave: precomputed for
     /// stubs without a sequence, else prepared now.
     func preparedResponse(for matched: MatchedStub, response: StubResponse, in served: ServedStubs) -> PreparedResponse {
-        if matched.stub.sequence == nil, let prepared = served.prepared[matched.stub.id] { return prepared }
+        if let index = matched.indexInSet, index < served.prepared.count, let prepared = served.prepared[index] { return prepared }
         return PreparedResponse(response, rewriters: rewriters, serverHeader: Self.serverHeader)
     }
 

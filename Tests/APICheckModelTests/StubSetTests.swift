@@ -253,3 +253,30 @@ func makeStub(
         #expect(set.match(StubRequest(method: "GET", path: "/movies/1")).matched?.stub.name == "movie")
     }
 }
+
+@Suite struct MatchedStubTests {
+    @Test func templateVariablesAreBoundFromTheMatchedPattern() throws {
+        let set = StubSet([makeStub("item", "GET", "/carts/{cart}/items/{item}"), makeStub("literal", "GET", "/carts")])
+        var matched = try #require(set.match(StubRequest(method: "GET", path: "/carts/AzCa3T/items/9")).matched)
+        #expect(matched.pathParameters == ["cart": "AzCa3T", "item": "9"])
+        // Equal to the same match with its values given explicitly.
+        #expect(matched == MatchedStub(stub: matched.stub, pathParameters: ["cart": "AzCa3T", "item": "9"]))
+        #expect(matched != MatchedStub(stub: matched.stub, pathParameters: ["cart": "other", "item": "9"]))
+        // Changing the stub afterwards does not change what its pattern bound.
+        matched.stub.request.path = try PathPattern.parse("/{everything}").get()
+        #expect(matched.pathParameters == ["cart": "AzCa3T", "item": "9"])
+        matched.pathParameters["item"] = "10"
+        #expect(matched.pathParameters == ["cart": "AzCa3T", "item": "10"])
+        #expect(set.match(StubRequest(method: "GET", path: "/carts")).matched?.pathParameters == [:])
+    }
+
+    @Test func theMatchKnowsItsPositionInTheSetUntilTheStubChanges() throws {
+        let set = StubSet([makeStub("a", "GET", "/a"), makeStub("b", "GET", "/b/{id}")])
+        var matched = try #require(set.match(StubRequest(method: "GET", path: "/b/1")).matched)
+        #expect(matched.indexInSet == 1)
+        #expect(set.match(StubRequest(method: "GET", path: "/a")).matched?.indexInSet == 0)
+        matched.stub.name = "changed"
+        #expect(matched.indexInSet == nil)
+        #expect(MatchedStub(stub: set.stubs[0]).indexInSet == nil)
+    }
+}
