@@ -109,6 +109,9 @@ let package = Package(
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckXML", "APICheckInterceptor", "APICheckCrawler", "APICheckHTTPFetcher",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "APICheckXMLTests", dependencies: ["APICheckXML"]),

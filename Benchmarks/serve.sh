@@ -15,6 +15,10 @@
 #     waiting are not counted, so it moves much less with the machine's speed than req/s.
 #   It also prints the share of CPU steal time over the measured rounds (/proc/stat), and a
 #   verdict per path: median paired ratio against the 1.2× target, median p99 against nginx's.
+#   A third server runs once per round, right after the literal pair: the reference the target
+#   is stated against, "a minimal SwiftNIO server" (`apicheck-bench nio-baseline`: NIO's own
+#   HTTP/1.1 pipeline and one fixed response of the same bytes, no matching, no journal); the
+#   script prints its paired ratio against nginx and apicheck's paired ratios against it.
 #   Then RSS of both after the runs, and the time from process start to the first 200 with
 #   10,000 stubs (median of 3).
 #
@@ -51,13 +55,17 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 scripts/setup --deps > /dev/null
 echo "Building apicheck (release)…" >&2
 swift build -c release --scratch-path "$SCRATCH_PATH" --product apicheck > /dev/null
+swift build -c release --scratch-path "$SCRATCH_PATH" --product apicheck-bench > /dev/null
 APICHECK="$SCRATCH_PATH/release/apicheck"
+BENCH="$SCRATCH_PATH/release/apicheck-bench"
 
 WORK=$(mktemp -d /tmp/apicheck-serve-bench.XXXXXX)
 chmod 755 "$WORK"
 SERVER_PID=""
+NIO_PID=""
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2> /dev/null || true
+  [ -n "$NIO_PID" ] && kill "$NIO_PID" 2> /dev/null || true
   [ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2> /dev/null || true
   rm -rf "$WORK"
 }
@@ -108,15 +116,25 @@ EOF
 "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/logs/error.log"
 NGINX_URL="http://127.0.0.1:$NGINX_PORT"
 
-for url in "$APICHECK_URL$LITERAL" "$APICHECK_URL$TEMPLATED" "$NGINX_URL$LITERAL" "$NGINX_URL$TEMPLATED"; do
+# The reference the target is stated against: a minimal SwiftNIO server (NIO's HTTP pipeline and
+# one fixed response; no matching, no journal), answering every path with the same bytes.
+"$BENCH" nio-baseline --body "$WORK/set1k/body.json" --port 0 > "$WORK/nio.out" 2> "$WORK/nio.err" &
+NIO_PID=$!
+for _ in $(seq 1 200); do [ -s "$WORK/nio.out" ] && break; sleep 0.05; done
+NIO_URL=$(head -1 "$WORK/nio.out" | grep -o 'http://127\.0\.0\.1:[0-9]*')
+[ -n "$NIO_URL" ] || { cat "$WORK/nio.err" >&2; exit 1; }
+
+for url in "$APICHECK_URL$LITERAL" "$APICHECK_URL$TEMPLATED" "$NGINX_URL$LITERAL" "$NGINX_URL$TEMPLATED" "$NIO_URL$LITERAL"; do
   code=$(curl -s -o "$WORK/check.body" -w '%{http_code}' "$url")
   [ "$code" = 200 ] && cmp -s "$WORK/check.body" "$WORK/set1k/body.json" || { echo "$url answered $code or other bytes" >&2; exit 1; }
 done
 
 CLK_TCK=$(getconf CLK_TCK)
-server_pids() {  # apicheck|nginx: the process, or nginx's master and its workers
+server_pids() {  # apicheck|nio|nginx: the process, or nginx's master and its workers
   if [ "$1" = apicheck ]; then
     echo "$SERVER_PID"
+  elif [ "$1" = nio ]; then
+    echo "$NIO_PID"
   else
     local master
     master=$(cat "$WORK/nginx/nginx.pid")
@@ -146,6 +164,7 @@ echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS rounds interleaved…" 
 # Warm both up (JIT-free, but caches, connection setup, page faults).
 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$APICHECK_URL$LITERAL" > /dev/null
 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$NGINX_URL$LITERAL" > /dev/null
+wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$NIO_URL$LITERAL" > /dev/null
 STAT_BEFORE=$(cpu_stat)
 for round in $(seq 1 "$ROUNDS"); do
   # Per path, the two servers back to back; odd rounds apicheck first, even rounds nginx first.
@@ -157,6 +176,8 @@ for round in $(seq 1 "$ROUNDS"); do
       run_wrk "$server" "$path" "$BASE$URL_PATH" "$round"
     done
     echo "${ORDER%% *}" >> "$WORK/first-$path.txt"
+    # The minimal NIO server once per round, right after the literal pair (its path is irrelevant).
+    if [ "$path" = literal ]; then run_wrk nio literal "$NIO_URL$LITERAL" "$round"; fi
   done
 done
 STAT_AFTER=$(cpu_stat)
@@ -231,6 +252,25 @@ for path in literal templated; do
       p, r, n, range, (r >= 1.2 ? "met" : "not met"), ap, np, (ap <= np ? "no worse" : "worse")}'
 done
 
+# The reference point: what SwiftNIO alone reaches against nginx in the same rounds, and how much
+# of it the stub server keeps. (nio ran right after the literal pair of each round.)
+echo
+for name in nio-literal; do
+  awk -v hz="$CLK_TCK" '{print ($4 > 0 ? $5 * 1000000 / hz / $4 : 0)}' "$WORK/results-$name.txt" > "$WORK/cpu-$name.txt"
+done
+paste -d ' ' "$WORK/results-nio-literal.txt" "$WORK/results-nginx-literal.txt" | awk '{print ($6 > 0 ? $1 / $6 : 0)}' > "$WORK/paired-nio.txt"
+paste -d ' ' "$WORK/results-apicheck-literal.txt" "$WORK/results-nio-literal.txt" | awk '{print ($6 > 0 ? $1 / $6 : 0)}' > "$WORK/paired-apicheck-nio-literal.txt"
+paste -d ' ' "$WORK/results-apicheck-templated.txt" "$WORK/results-nio-literal.txt" | awk '{print ($6 > 0 ? $1 / $6 : 0)}' > "$WORK/paired-apicheck-nio-templated.txt"
+echo "Reference: a minimal SwiftNIO server (apicheck-bench nio-baseline: NIO's HTTP/1.1 pipeline, one fixed response)"
+printf '  req/s per round     %s  median %s, p99 %s ms\n' "$(awk '{printf "%s%s", (NR > 1 ? " " : ""), $1}' "$WORK/results-nio-literal.txt")" \
+  "$(median "$WORK/results-nio-literal.txt" 1)" "$(median "$WORK/results-nio-literal.txt" 2)"
+printf '  CPU per request     median %.1f µs\n' "$(median "$WORK/cpu-nio-literal.txt" 1)"
+printf '  minimal NIO / nginx (literal, same round)          paired median %.2fx, range %s\n' "$(median "$WORK/paired-nio.txt" 1)" "$(range_of "$WORK/paired-nio.txt")"
+printf '  apicheck literal / minimal NIO (same round)        paired median %.2fx, range %s\n' \
+  "$(median "$WORK/paired-apicheck-nio-literal.txt" 1)" "$(range_of "$WORK/paired-apicheck-nio-literal.txt")"
+printf '  apicheck templated / minimal NIO (same round)      paired median %.2fx, range %s\n' \
+  "$(median "$WORK/paired-apicheck-nio-templated.txt" 1)" "$(range_of "$WORK/paired-apicheck-nio-templated.txt")"
+
 NGINX_RSS=0
 for pid in $(cat "$WORK/nginx/nginx.pid") $(pgrep -P "$(cat "$WORK/nginx/nginx.pid")"); do
   NGINX_RSS=$((NGINX_RSS + $(rss_kib "$pid")))
@@ -239,6 +279,7 @@ echo
 echo "RSS after the runs: apicheck serve $(( $(rss_kib "$SERVER_PID") / 1024 )) MiB (1,000 stubs, journal of 10,000); nginx $((NGINX_RSS / 1024)) MiB (master + 2 workers)"
 
 kill "$SERVER_PID"; wait "$SERVER_PID" 2> /dev/null || true; SERVER_PID=""
+kill "$NIO_PID"; wait "$NIO_PID" 2> /dev/null || true; NIO_PID=""
 kill "$(cat "$WORK/nginx/nginx.pid")"; rm -f "$WORK/nginx/nginx.pid"
 
 $HELPER generate 10000 "$WORK/set10k"

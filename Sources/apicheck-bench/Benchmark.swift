@@ -17,10 +17,13 @@ enum Benchmark {
             print("""
                 usage: apicheck-bench [stubs|interceptor|all] [--files N] [--rounds N] [--lookups N] [--keep DIR] [--requests N] [--concurrency N]
                        apicheck-bench client --root http://127.0.0.1:PORT/ [--resources N] [--concurrency N] [--rounds N]
+                       apicheck-bench nio-baseline --body FILE [--port N]
                   stubs         stub-file loading and StubSet.match (issue #2)
                   interceptor   URLSession requests/s through StubURLProtocol vs a trivial URLProtocol (issue #3)
                   all           both (default)
                   client        the crawl's HTTP client alone fetching a served graph (Benchmarks/crawl.sh, issue #5)
+                  nio-baseline  a minimal SwiftNIO HTTP server answering every request with FILE's bytes on
+                                127.0.0.1 (a peer in Benchmarks/serve.sh, issue #4); --port 0 picks a free one
                   --files N     stub files to generate and load (default 10000)
                   --rounds N    timed rounds per measurement; the median is reported (default 5)
                   --lookups N   match() calls per set size (default 1000000)
@@ -31,7 +34,14 @@ enum Benchmark {
             return
         }
         let mode = arguments.values.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "all"
-        guard ["stubs", "interceptor", "all", "client"].contains(mode) else { fail("unknown benchmark \"\(mode)\"; use stubs, interceptor, all or client") }
+        guard ["stubs", "interceptor", "all", "client", "nio-baseline"].contains(mode) else {
+            fail("unknown benchmark \"\(mode)\"; use stubs, interceptor, all, client or nio-baseline")
+        }
+        if mode == "nio-baseline" {
+            guard let body = arguments.string("--body") else { fail("nio-baseline needs --body FILE (the bytes to answer with)") }
+            try await MinimalNIOServer.run(bodyPath: body, port: arguments.int("--port") ?? 0)
+            return
+        }
         if mode == "client" {
             guard let root = arguments.string("--root") else { fail("client needs --root http://127.0.0.1:PORT/ (a served graph)") }
             try await ClientBenchmark.run(
