@@ -91,33 +91,16 @@ public final class StubResponder: Sendable {
     public func answer(_ request: StubRequest) -> StubAnswer {
         // Match outside the lock (the set is immutable); lock again only to advance a sequence.
         let (stubs, scenarios) = state.withLock { ($0.stubs, $0.scenarios) }
-        return answer(request, stubs: stubs, scenarios: scenarios)
+        return answer(request, matchingIn: stubs, scenarios: scenarios)
     }
 
     /// ``answer(_:)`` against `stubs`, a set with the same stubs as the one being served (a
-    /// server's per-event-loop replica, so that threads do not share reference counts), or the
-    /// set a request started with while a new one is being installed. Scenarios, sequences and
-    /// the journal are this responder's.
-    package func answer(_ request: StubRequest, matchingIn stubs: StubSet) -> StubAnswer {
-        answer(request, stubs: stubs, scenarios: state.withLock { $0.scenarios })
-    }
-
-    /// ``answer(_:matchingIn:)`` with a selection the caller read earlier through
-    /// ``scenarioSnapshot`` and that is still current (its generation is ``currentScenarioGeneration``):
-    /// a server's event loop keeps its own copy instead of taking the shared lock per request.
+    /// server's per-event-loop replica, so that threads do not share reference counts, or the set
+    /// a request started with while a new one is being installed), with `scenarios` read earlier
+    /// through ``scenarioSnapshot`` and still current (its generation is
+    /// ``currentScenarioGeneration``): an event loop keeps its own copy instead of taking the
+    /// shared lock per request. Sequences and the journal are this responder's.
     package func answer(_ request: StubRequest, matchingIn stubs: StubSet, scenarios: ScenarioSelection) -> StubAnswer {
-        answer(request, stubs: stubs, scenarios: scenarios)
-    }
-
-    /// A number that changes whenever the scenario selection does.
-    package var currentScenarioGeneration: Int { scenarioGeneration.load(ordering: .acquiring) }
-
-    /// The scenario selection and its generation, read together.
-    package var scenarioSnapshot: (generation: Int, selection: ScenarioSelection) {
-        state.withLock { (scenarioGeneration.load(ordering: .relaxed), $0.scenarios) }
-    }
-
-    private func answer(_ request: StubRequest, stubs: StubSet, scenarios: ScenarioSelection) -> StubAnswer {
         var match = stubs.match(request, scenarios: scenarios)
         // `if case`, not `match.matched == nil`: that comparison copies the whole matched stub.
         if case .unmatched = match, request.method == "HEAD" {
@@ -137,6 +120,14 @@ public final class StubResponder: Sendable {
             guard let response = matched.stub.response(forCall: call) else { return .exhausted(matched) }
             return .stubbed(matched, response)
         }
+    }
+
+    /// A number that changes whenever the scenario selection does.
+    package var currentScenarioGeneration: Int { scenarioGeneration.load(ordering: .acquiring) }
+
+    /// The scenario selection and its generation, read together.
+    package var scenarioSnapshot: (generation: Int, selection: ScenarioSelection) {
+        state.withLock { (scenarioGeneration.load(ordering: .relaxed), $0.scenarios) }
     }
 
     /// Renders the body template of `matched` for `request`; `baseURL` is the origin serving it
