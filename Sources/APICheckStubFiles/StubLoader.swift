@@ -159,15 +159,18 @@ public struct StubLoader: Sendable {
             return candidates.map(decode)
         }
         let chunkCount = min(candidates.count, processors * 8)
-        let chunkSize = (candidates.count + chunkCount - 1) / chunkCount
         let chunks = Mutex<[Int: [FileResult]]>([:])
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let range = (chunk * chunkSize)..<min(candidates.count, (chunk + 1) * chunkSize)
-            guard !range.isEmpty else { return }
-            let results = candidates[range].map(decode)
+            let results = candidates[Self.chunk(chunk, of: chunkCount, splitting: candidates.count)].map(decode)
             chunks.withLock { $0[chunk] = results }
         }
         return chunks.withLock { finished in (0..<chunkCount).flatMap { finished[$0] ?? [] } }
+    }
+
+    /// The `index`-th of `chunkCount` consecutive ranges that split `0..<count` as evenly as
+    /// possible (sizes differ by at most one, none empty when `chunkCount <= count`).
+    static func chunk(_ index: Int, of chunkCount: Int, splitting count: Int) -> Range<Int> {
+        (index * count / chunkCount)..<((index + 1) * count / chunkCount)
     }
 
     private func decode(_ candidate: Candidate) -> FileResult {

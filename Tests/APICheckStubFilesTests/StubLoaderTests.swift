@@ -22,6 +22,30 @@ import Testing
         #expect(serial.stubSet.match(StubRequest(method: "GET", path: "/same")).matched?.stub.name == "n1")
     }
 
+    /// Counts where ceiling-sized chunks ran past the end (100 files on 2 cores: 16 chunks of 7,
+    /// the last starting at 105) and crashed the loader.
+    @Test(arguments: [64, 65, 100, 101, 127, 150, 1000])
+    func concurrentLoadingReadsEveryFileWhateverTheCount(count: Int) throws {
+        let folder = try TemporaryFolder()
+        for index in 0..<count {
+            try folder.write("s\(index).xml", Fixtures.stub(xml: "<body>\(index)</body>", annotation: "<annotation name=\"n\(index)\" uri-path=\"/s/\(index)\"/>"))
+        }
+        let loaded = StubLoader(options: StubLoadOptions(concurrent: true)).load([folder.path])
+        #expect(loaded.stubSet.count == count)
+        #expect(Set(loaded.stubSet.stubs.map(\.name)).count == count)
+    }
+
+    @Test func chunksSplitEveryCountExactlyOnce() {
+        for count in 0...300 {
+            for chunkCount in 1...max(1, min(count, 32)) {
+                let ranges = (0..<chunkCount).map { StubLoader.chunk($0, of: chunkCount, splitting: count) }
+                #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == count, "count \(count), \(chunkCount) chunks")
+                #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+                if count >= chunkCount { #expect(ranges.allSatisfy { !$0.isEmpty && $0.count <= count / chunkCount + 1 }) }
+            }
+        }
+    }
+
     @Test func referencedFilesAreAssetsNotStubs() throws {
         let folder = try TemporaryFolder()
         try folder.write("bodies/movie.json", #"{"id": "1msRby", "_links": []}"#)
