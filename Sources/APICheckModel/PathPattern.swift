@@ -18,23 +18,27 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         case globstar
     }
 
+    /// Immutable and shared: copying a pattern (every match carries its stub's) costs one retain.
+    private let storage: Storage
+
     /// The pattern as written.
-    public let text: String
-    public let kind: Kind
-    let segments: [Segment]
+    public var text: String { storage.text }
+    public var kind: Kind { storage.kind }
+    var segments: [Segment] { storage.segments }
     /// For a literal pattern, the path it matches (percent-escapes decoded), as requests carry it.
-    let literalPath: String
+    var literalPath: String { storage.literalPath }
 
     init(text: String, kind: Kind, segments: [Segment]) {
-        self.text = text
-        self.kind = kind
-        self.segments = segments
-        self.literalPath = kind == .literal
-            ? "/" + segments.map { segment -> String in
-                if case .literal(let literal) = segment { return literal }
-                return ""
-            }.joined(separator: "/")
-            : text
+        storage = Storage(text: text, kind: kind, segments: segments)
+    }
+
+    public static func == (lhs: PathPattern, rhs: PathPattern) -> Bool {
+        lhs.storage === rhs.storage || (lhs.text == rhs.text && lhs.kind == rhs.kind && lhs.segments == rhs.segments)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(kind)
     }
 
     /// Parses `text`; returns a reason when it is not a valid pattern.
@@ -107,65 +111,22 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// Matches every path (`/**`).
     public static let anything = PathPattern(text: "/**", kind: .glob, segments: [.globstar])
 
-    /// Matches a request path split into segments (as ``PathPattern/split(_:)`` does); returns the
-    /// bound template variables on success. Index-based: no slices, so no retains per step.
-    func match(segments path: [Substring]) -> [String: String]? {
-        var parameters: [String: String]? = [:]
-        var failed = Set<Int>()
-        return matchFrom(0, 0, path, &parameters, &failed) ? parameters : nil
+    /// The values the pattern's variables take in `path`, or `nil` when it does not match.
+    func match(_ path: PathSegments) -> [String: String]? {
+        var bindings: [String: String]? = [:]
+        return storage.run(path, &bindings) ? bindings : nil
     }
 
     /// Whether the pattern matches, without binding its variables (no dictionary to allocate):
     /// what choosing a stub needs; the values are bound only for the stub chosen, when read.
-    func matches(segments path: [Substring]) -> Bool {
-        var parameters: [String: String]? = nil
-        var failed = Set<Int>()
-        return matchFrom(0, 0, path, &parameters, &failed)
+    func matches(_ path: PathSegments) -> Bool {
+        var bindings: [String: String]? = nil
+        return storage.run(path, &bindings)
     }
 
-    /// Index-based (no slices, no retains per step). With `**`, states that failed once are
-    /// remembered, so the work is at most segments × path segments whatever the pattern.
-    /// `parameters` is `nil` when the caller only needs to know whether the pattern matches.
-    private func matchFrom(_ start: Int, _ pathStart: Int, _ path: [Substring], _ parameters: inout [String: String]?, _ failed: inout Set<Int>) -> Bool {
-        var index = start
-        var position = pathStart
-        while index < segments.count {
-            switch segments[index] {
-            case .globstar:
-                let state = index * (path.count + 1) + position
-                guard !failed.contains(state) else { return false }
-                for next in position...path.count where matchFrom(index + 1, next, path, &parameters, &failed) { return true }
-                failed.insert(state)
-                return false
-            case .literal(let literal):
-                guard position < path.count, path[position] == literal else { return false }
-            case .variable(let name, let prefix, let suffix):
-                guard position < path.count else { return false }
-                let segment = path[position]
-                if prefix.isEmpty && suffix.isEmpty {
-                    // The common `{id}`: no Character-wise prefix and suffix work.
-                    guard !segment.isEmpty else { return false }
-                    if parameters != nil { parameters?[name] = String(segment) }
-                } else {
-                    guard segment.utf8.count > prefix.utf8.count + suffix.utf8.count, segment.hasPrefix(prefix), segment.hasSuffix(suffix) else {
-                        return false
-                    }
-                    if parameters != nil { parameters?[name] = String(segment.dropFirst(prefix.count).dropLast(suffix.count)) }
-                }
-            case .glob(let glob):
-                guard position < path.count, Self.globMatches(glob.utf8, path[position].utf8) else { return false }
-            }
-            index += 1
-            position += 1
-        }
-        return position == path.count
-    }
-
-    /// `*` matches any run of characters within a segment. Iterative with one backtrack point
-    /// (the classic wildcard algorithm): O(pattern × text), no recursion.
-    static func globMatches(_ pattern: String.UTF8View, _ text: Substring.UTF8View) -> Bool {
-        let pattern = Array(pattern)
-        let text = Array(text)
+    /// `*` matches any run of bytes within a segment. Iterative with one backtrack point (the
+    /// classic wildcard algorithm): O(pattern × text), no recursion.
+    static func globMatches(_ pattern: UnsafeBufferPointer<UInt8>, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var p = 0
         var t = 0
         var star = -1
@@ -190,40 +151,117 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         return p == pattern.count
     }
 
-    /// Splits a path into segments after the leading `/` (what precedes the first `/` is dropped):
-    /// `/a/b` → `["a", "b"]`, `/` → `[""]`. Scans UTF-8; `String.split` works on Characters and
-    /// cost more than the rest of a lookup.
-    static func split(_ path: String) -> [Substring] {
-        let utf8 = path.utf8
-        // Slash offsets from the contiguous bytes, then Substrings of the UTF-8 view: slicing the
-        // String itself would round every bound to a Character boundary (a grapheme check each).
-        if let segments = utf8.withContiguousStorageIfAvailable({ bytes -> [Substring] in
-            guard let first = bytes.firstIndex(of: UInt8(ascii: "/")) else { return [] }
-            var segments: [Substring] = []
-            segments.reserveCapacity(8)
-            var start = first + 1
-            for offset in start..<bytes.count where bytes[offset] == UInt8(ascii: "/") {
-                segments.append(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: offset)]))
-                start = offset + 1
-            }
-            segments.append(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)...]))
-            return segments
-        }) {
-            return segments
+    private final class Storage: Sendable {
+        let text: String
+        let kind: Kind
+        let segments: [Segment]
+        let literalPath: String
+        /// The segments compiled for matching: trivial steps over one byte pool, so trying a
+        /// pattern reads no enum payloads and retains nothing.
+        let steps: [Step]
+        let pool: [UInt8]
+        let names: [String]
+
+        struct Step {
+            enum Operation: UInt8 { case literal, variable, glob, globstar }
+            var operation: Operation
+            /// The step's bytes in `pool`: the literal, the glob, or a variable's prefix then suffix.
+            var start: Int32
+            var count: Int32
+            /// How many of a variable's bytes are its suffix; its name is `names[variable]`.
+            var suffixCount: Int32 = 0
+            var variable: Int32 = -1
         }
-        guard var start = utf8.firstIndex(of: UInt8(ascii: "/")) else { return [] }
-        start = utf8.index(after: start)
-        var segments: [Substring] = []
-        var index = start
-        while index < utf8.endIndex {
-            if utf8[index] == UInt8(ascii: "/") {
-                segments.append(Substring(utf8[start..<index]))
-                start = utf8.index(after: index)
+
+        init(text: String, kind: Kind, segments: [Segment]) {
+            self.text = text
+            self.kind = kind
+            self.segments = segments
+            literalPath = kind == .literal
+                ? "/" + segments.map { segment -> String in
+                    if case .literal(let literal) = segment { return literal }
+                    return ""
+                }.joined(separator: "/")
+                : text
+            var steps: [Step] = []
+            var pool: [UInt8] = []
+            var names: [String] = []
+            func bytes(_ text: String...) -> (Int32, Int32) {
+                let start = pool.count
+                for part in text { pool += part.utf8 }
+                return (Int32(start), Int32(pool.count - start))
             }
-            index = utf8.index(after: index)
+            for segment in segments {
+                switch segment {
+                case .literal(let literal):
+                    let (start, count) = bytes(literal)
+                    steps.append(Step(operation: .literal, start: start, count: count))
+                case .variable(let name, let prefix, let suffix):
+                    let (start, count) = bytes(prefix, suffix)
+                    steps.append(Step(operation: .variable, start: start, count: count, suffixCount: Int32(suffix.utf8.count), variable: Int32(names.count)))
+                    names.append(name)
+                case .glob(let glob):
+                    let (start, count) = bytes(glob)
+                    steps.append(Step(operation: .glob, start: start, count: count))
+                case .globstar:
+                    steps.append(Step(operation: .globstar, start: 0, count: 0))
+                }
+            }
+            self.steps = steps
+            self.pool = pool
+            self.names = names
         }
-        segments.append(Substring(utf8[start..<utf8.endIndex]))
-        return segments
+
+        /// `bindings` is `nil` when the caller only needs to know whether the pattern matches.
+        func run(_ path: PathSegments, _ bindings: inout [String: String]?) -> Bool {
+            steps.withUnsafeBufferPointer { steps in
+                pool.withUnsafeBufferPointer { pool in
+                    var failed = Set<Int>()
+                    return matchFrom(0, 0, steps, pool, path, &bindings, &failed)
+                }
+            }
+        }
+
+        /// With `**`, states that failed once are remembered, so the work is at most steps × path
+        /// segments whatever the pattern.
+        private func matchFrom(
+            _ start: Int, _ pathStart: Int, _ steps: UnsafeBufferPointer<Step>, _ pool: UnsafeBufferPointer<UInt8>,
+            _ path: PathSegments, _ bindings: inout [String: String]?, _ failed: inout Set<Int>
+        ) -> Bool {
+            var index = start
+            var position = pathStart
+            while index < steps.count {
+                let step = steps[index]
+                switch step.operation {
+                case .globstar:
+                    let state = index * (path.count + 1) + position
+                    guard !failed.contains(state) else { return false }
+                    for next in position...path.count where matchFrom(index + 1, next, steps, pool, path, &bindings, &failed) { return true }
+                    failed.insert(state)
+                    return false
+                case .literal:
+                    guard position < path.count, path[position].bytesEqual(pool.slice(step.start, step.count)) else { return false }
+                case .variable:
+                    guard position < path.count else { return false }
+                    let segment = path[position]
+                    let prefixCount = Int(step.count - step.suffixCount)
+                    let suffixCount = Int(step.suffixCount)
+                    // `{id}` alone needs a non-empty segment; with a prefix or suffix, a non-empty value.
+                    guard segment.count > prefixCount + suffixCount,
+                        UnsafeBufferPointer(rebasing: segment[..<prefixCount]).bytesEqual(pool.slice(step.start, Int32(prefixCount))),
+                        UnsafeBufferPointer(rebasing: segment[(segment.count - suffixCount)...]).bytesEqual(pool.slice(step.start + Int32(prefixCount), step.suffixCount))
+                    else { return false }
+                    if bindings != nil {
+                        bindings?[names[Int(step.variable)]] = String(decoding: segment[prefixCount..<(segment.count - suffixCount)], as: UTF8.self)
+                    }
+                case .glob:
+                    guard position < path.count, PathPattern.globMatches(pool.slice(step.start, step.count), path[position]) else { return false }
+                }
+                index += 1
+                position += 1
+            }
+            return position == path.count
+        }
     }
 }
 

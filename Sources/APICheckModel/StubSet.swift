@@ -5,34 +5,17 @@ import Foundation
 ///
 /// Matching is deterministic (FORMATS §3): among stubs whose method and path match, the most
 /// specific wins (literal path > template > glob; then more query/header/body/origin constraints;
-/// then higher `priority`; then earlier in load order). Literal paths are found through a hash
-/// table; templates and globs through a trie of their literal leading segments, so a request only
-/// meets the patterns that share its prefix (`/api/v1/movies/{id}` is never tried for
-/// `/api/v1/cart`). Lookup cost does not grow with the size of the set.
+/// then higher `priority`; then earlier in load order). Paths compare by their percent-decoded
+/// UTF-8 bytes, as HTTP sends them. A ``PathIndex`` finds the candidates, so lookup cost does not
+/// grow with the size of the set, and choosing a stub borrows the request's bytes (no copies).
 /// This is the one matcher: the interceptor, the server and the crawler all call it.
 public struct StubSet: Sendable {
     public let stubs: [Stub]
-    private let entries: [MatchEntry]
-    private let literalIndex: [String: [Int32]]
-    private let trie: PatternTrie
+    private let matcher: Matcher
 
     public init(_ stubs: [Stub]) {
         self.stubs = stubs
-        var entries: [MatchEntry] = []
-        entries.reserveCapacity(stubs.count)
-        var literalIndex: [String: [Int32]] = [:]
-        var trie = PatternTrie()
-        for (index, stub) in stubs.enumerated() {
-            entries.append(MatchEntry(stub))
-            if stub.request.path.kind == .literal {
-                literalIndex[stub.request.path.literalPath, default: []].append(Int32(index))
-            } else {
-                trie.insert(Int32(index), prefix: stub.request.path.literalPrefix)
-            }
-        }
-        self.entries = entries
-        self.literalIndex = literalIndex
-        self.trie = trie
+        matcher = Matcher(stubs)
     }
 
     public static let empty = StubSet([])
@@ -40,48 +23,17 @@ public struct StubSet: Sendable {
     public var count: Int { stubs.count }
     public var isEmpty: Bool { stubs.isEmpty }
 
+    private var entries: [MatchEntry] { matcher.entries }
+    private var pathIndex: PathIndex { matcher.pathIndex }
+
     /// The stub that answers `request`, or why none does.
     public func match(_ request: StubRequest, scenarios: ScenarioSelection = [:]) -> StubMatch {
         var context = MatchContext(scenarios: scenarios)
-        var best: Int?
-
-        if let candidates = literalIndex[request.path] {
-            for candidate in candidates {
-                let index = Int(candidate)
-                guard context.accepts(entries[index], request) else { continue }
-                if best == nil || isMoreSpecific(index, than: best!) { best = index }
-            }
+        guard let chosen = matcher.choose(request, &context) else {
+            return .unmatched(nearMisses(for: request, scenarios: scenarios))
         }
-        if let best {
-            return .matched(MatchedStub(stub: stubs[best], index: best, path: nil))
-        }
-        if !trie.isEmpty {
-            let segments = PathPattern.split(request.path)
-            trie.forEachCandidate(along: segments) { candidate in
-                let index = Int(candidate)
-                // `entries[index]` read in place each time: binding it to a constant would copy
-                // the entry, a dozen reference counts per candidate.
-                // A pattern can only beat the current best if it is at least as specific by kind.
-                if let current = best, entries[current].kind > entries[index].kind { return }
-                guard context.accepts(entries[index], request), entries[index].pattern.path.matches(segments: segments) else { return }
-                if best == nil || isMoreSpecific(index, than: best!) { best = index }
-            }
-        }
-        if let best {
-            // The template's variables are bound when read (templates read them; static
-            // responses never do).
-            return .matched(MatchedStub(stub: stubs[best], index: best, path: request.path))
-        }
-        return .unmatched(nearMisses(for: request, scenarios: scenarios))
-    }
-
-    private func isMoreSpecific(_ candidate: Int, than current: Int) -> Bool {
-        let a = entries[candidate]
-        let b = entries[current]
-        if a.kind != b.kind { return a.kind > b.kind }
-        if a.constraintCount != b.constraintCount { return a.constraintCount > b.constraintCount }
-        if a.priority != b.priority { return a.priority > b.priority }
-        return candidate < current
+        // A template's variables are bound when read (templates read them; static responses never do).
+        return .matched(MatchedStub(stub: stubs[chosen.index], index: chosen.index, path: chosen.literal ? nil : request.path))
     }
 
     // MARK: Near misses (the slow path: only for requests no stub answers)
@@ -92,8 +44,13 @@ public struct StubSet: Sendable {
     public static let nearMissSearchLimit = 2048
 
     private func nearMisses(for request: StubRequest, scenarios: ScenarioSelection) -> NearMissReport {
+        PathSegments.withSegments(of: request.path) { segments in
+            nearMisses(for: request, segments: segments, scenarios: scenarios)
+        }
+    }
+
+    private func nearMisses(for request: StubRequest, segments: PathSegments, scenarios: ScenarioSelection) -> NearMissReport {
         var context = MatchContext(scenarios: scenarios)
-        let segments = PathPattern.split(request.path)
         var scored: [(score: Int, index: Int, differences: [MatchDifference])] = []
         for candidate in nearMissCandidates(for: request, segments: segments) {
             let index = Int(candidate)
@@ -119,16 +76,16 @@ public struct StubSet: Sendable {
     /// The stubs worth explaining: same path (other methods or constraints), patterns along the
     /// request's prefix, literal stubs at its ancestor paths; the whole set only when it is small,
     /// else the first ``nearMissSearchLimit`` stubs as a last resort.
-    private func nearMissCandidates(for request: StubRequest, segments: [Substring]) -> [Int32] {
+    private func nearMissCandidates(for request: StubRequest, segments: PathSegments) -> [Int32] {
         if stubs.count <= Self.nearMissSearchLimit { return (0..<Int32(stubs.count)).map { $0 } }
-        var candidates = literalIndex[request.path] ?? []
-        trie.forEachCandidate(along: segments) { candidates.append($0) }
-        var parent = segments
-        while candidates.count < Self.nearMissLimit, !parent.isEmpty {
-            parent.removeLast()
-            let prefix = "/" + parent.joined(separator: "/")
-            if let siblings = literalIndex[prefix] { candidates += siblings }
-            if parent.isEmpty { break }
+        var candidates: [Int32] = []
+        pathIndex.forEachLiteral(at: segments.bytes) { candidates.append($0) }
+        pathIndex.forEachPattern(along: segments) { candidates.append($0) }
+        var parentCount = segments.count
+        while candidates.count < Self.nearMissLimit, parentCount > 0 {
+            parentCount -= 1
+            let parent = "/" + (0..<parentCount).map(segments.string).joined(separator: "/")
+            candidates += pathIndex.literalStubs(at: parent)
         }
         if candidates.count < Self.nearMissLimit {
             candidates += (0..<Int32(min(stubs.count, Self.nearMissSearchLimit))).map { $0 }
@@ -143,11 +100,11 @@ public struct StubSet: Sendable {
     }
 
     /// Leading segments the pattern shares with the path, plus one when the segment counts agree.
-    private static func pathSimilarity(_ pattern: PathPattern, _ path: [Substring]) -> Int {
+    private static func pathSimilarity(_ pattern: PathPattern, _ path: PathSegments) -> Int {
         var shared = 0
-        for (segment, actual) in zip(pattern.segments, path) {
+        for (position, segment) in pattern.segments.prefix(path.count).enumerated() {
             switch segment {
-            case .literal(let literal) where literal == actual: shared += 2
+            case .literal(let literal) where literal.utf8.elementsEqual(path[position]): shared += 2
             case .variable, .glob, .globstar: shared += 1
             default: return shared
             }
@@ -156,68 +113,101 @@ public struct StubSet: Sendable {
     }
 }
 
+/// The set's matching state, held by reference: the closures that borrow a request's bytes
+/// capture one pointer instead of copying every index array.
+private final class Matcher: Sendable {
+    let entries: [MatchEntry]
+    let pathIndex: PathIndex
+    /// Per stub, what every candidate is checked for, in arrays of plain values: reading them
+    /// copies bits, where reading an entry would retain and release it.
+    private let ranks: [MatchRank]
+    private let methods: [String?]
+    private let paths: [PathPattern]
+
+    init(_ stubs: [Stub]) {
+        entries = stubs.map(MatchEntry.init)
+        pathIndex = PathIndex(stubs)
+        ranks = stubs.map(MatchRank.init)
+        methods = stubs.map(\.request.method)
+        paths = stubs.map(\.request.path)
+    }
+
+    /// The position of the stub that answers `request`, and whether its path is literal.
+    func choose(_ request: StubRequest, _ context: inout MatchContext) -> (index: Int, literal: Bool)? {
+        PathSegments.withBytes(of: request.path) { bytes in
+            var best: Int?
+            pathIndex.forEachLiteral(at: bytes) { candidate in
+                let index = Int(candidate)
+                guard accepts(index, request, &context) else { return }
+                if best == nil || isMoreSpecific(index, than: best!) { best = index }
+            }
+            if let best { return (best, true) }
+            guard pathIndex.hasPatterns else { return nil }
+            return PathSegments.withSegments(of: bytes) { path in
+                pathIndex.forEachPattern(along: path) { candidate in
+                    let index = Int(candidate)
+                    // A pattern can only beat the current best if it is at least as specific by kind.
+                    if let current = best, ranks[current].kind > ranks[index].kind { return }
+                    guard accepts(index, request, &context), paths[index].matches(path) else { return }
+                    if best == nil || isMoreSpecific(index, than: best!) { best = index }
+                }
+                return best.map { ($0, false) }
+            }
+        }
+    }
+
+    /// Everything but the path, which the caller has checked (literal) or checks next (patterns).
+    private func accepts(_ index: Int, _ request: StubRequest, _ context: inout MatchContext) -> Bool {
+        if let method = methods[index], method != request.method { return false }
+        return !ranks[index].hasConditions || context.acceptsConditions(entries[index], request)
+    }
+
+    private func isMoreSpecific(_ candidate: Int, than current: Int) -> Bool {
+        let a = ranks[candidate]
+        let b = ranks[current]
+        if a.kind != b.kind { return a.kind > b.kind }
+        if a.constraintCount != b.constraintCount { return a.constraintCount > b.constraintCount }
+        if a.priority != b.priority { return a.priority > b.priority }
+        return candidate < current
+    }
+}
+
+/// How a stub ranks among candidates, and whether it has conditions beyond method and path.
+private struct MatchRank {
+    let kind: PathPattern.Kind
+    let constraintCount: Int
+    let priority: Int
+    /// Constraints (query, headers, origin, body) or a scenario: checked on its ``MatchEntry``.
+    let hasConditions: Bool
+
+    init(_ stub: Stub) {
+        kind = stub.request.path.kind
+        constraintCount = stub.request.constraintCount
+        priority = stub.priority
+        hasConditions = constraintCount > 0 || stub.scenario != nil
+    }
+}
+
 /// What matching needs of a stub, held by reference so that trying a candidate costs one retain
 /// instead of copying the whole stub (headers, cookies, body…).
 private final class MatchEntry: Sendable {
     let pattern: RequestPattern
-    let kind: PathPattern.Kind
-    let constraintCount: Int
-    let priority: Int
     let scenario: ScenarioTag?
 
     init(_ stub: Stub) {
         pattern = stub.request
-        kind = stub.request.path.kind
-        constraintCount = stub.request.constraintCount
-        priority = stub.priority
         scenario = stub.scenario
-    }
-}
-
-/// A trie over literal path segments. Each non-literal pattern sits at the node of its literal
-/// prefix; a request visits only the nodes along its own segments.
-private struct PatternTrie: Sendable {
-    private struct Node: Sendable {
-        var children: [Substring: Int32] = [:]
-        var patterns: [Int32] = []
-    }
-
-    private var nodes = [Node()]
-
-    var isEmpty: Bool { nodes.count == 1 && nodes[0].patterns.isEmpty }
-
-    mutating func insert(_ stub: Int32, prefix: ArraySlice<String>) {
-        var node = 0
-        for segment in prefix {
-            if let child = nodes[node].children[Substring(segment)] {
-                node = Int(child)
-            } else {
-                nodes.append(Node())
-                let child = nodes.count - 1
-                nodes[node].children[Substring(segment)] = Int32(child)
-                node = child
-            }
-        }
-        nodes[node].patterns.append(stub)
-    }
-
-    /// Calls `body` with every pattern whose literal prefix is a prefix of `segments`.
-    func forEachCandidate(along segments: [Substring], _ body: (Int32) -> Void) {
-        var node = 0
-        var depth = 0
-        while true {
-            for stub in nodes[node].patterns { body(stub) }
-            guard depth < segments.count, let child = nodes[node].children[segments[depth]] else { return }
-            node = Int(child)
-            depth += 1
-        }
     }
 }
 
 /// The stub chosen for a request, with the values bound by its path template.
 public struct MatchedStub: Sendable, Hashable {
     public var stub: Stub {
-        didSet { indexInSet = nil }
+        didSet {
+            indexInSet = nil
+            // The variables are those of the pattern that matched, not of a replacement's.
+            if case .matched(let path) = bindings { bindings = .values(Self.bind(oldValue.request.path, path)) }
+        }
     }
 
     /// The stub's position in the set that matched it, while `stub` is unchanged: transports
@@ -229,7 +219,7 @@ public struct MatchedStub: Sendable, Hashable {
         get {
             switch bindings {
             case .values(let values): values
-            case .matched(let pattern, let path): pattern.match(segments: PathPattern.split(path)) ?? [:]
+            case .matched(let path): Self.bind(stub.request.path, path)
             }
         }
         set { bindings = .values(newValue) }
@@ -237,11 +227,15 @@ public struct MatchedStub: Sendable, Hashable {
 
     private enum Bindings: Sendable {
         case values([String: String])
-        /// Bound from the pattern that matched (kept: `stub` may change) when read.
-        case matched(PathPattern, path: String)
+        /// Bound from the stub's pattern, which matched `path`, when read.
+        case matched(path: String)
     }
 
     private var bindings: Bindings
+
+    private static func bind(_ pattern: PathPattern, _ path: String) -> [String: String] {
+        PathSegments.withSegments(of: path) { pattern.match($0) } ?? [:]
+    }
 
     public init(stub: Stub, pathParameters: [String: String] = [:]) {
         self.stub = stub
@@ -250,7 +244,7 @@ public struct MatchedStub: Sendable, Hashable {
 
     /// `stub`, the `index`-th of its set; its path pattern matched `path` (`nil`: a literal path).
     init(stub: Stub, index: Int, path: String?) {
-        self.bindings = path.map { .matched(stub.request.path, path: $0) } ?? .values([:])
+        self.bindings = path.map { .matched(path: $0) } ?? .values([:])
         self.stub = stub
         self.indexInSet = index
     }
@@ -286,12 +280,10 @@ private struct MatchContext {
         self.scenarios = scenarios
     }
 
-    /// Everything but the path, which the caller has checked (literal) or checks next (patterns).
-    mutating func accepts(_ entry: MatchEntry, _ request: StubRequest) -> Bool {
-        // Fields read in place (no copy of the whole pattern): this runs for every candidate.
-        if let method = entry.pattern.method, method != request.method { return false }
+    /// The stub's scenario and constraints (its method and path are checked before).
+    mutating func acceptsConditions(_ entry: MatchEntry, _ request: StubRequest) -> Bool {
+        // Fields read in place (no copy of the whole pattern).
         if !scenarios.isEmpty, let tag = entry.scenario, let active = scenarios[tag.useCase], active != tag.name { return false }
-        guard entry.constraintCount > 0 else { return true }
         for constraint in entry.pattern.query where !queryMatches(constraint, request) { return false }
         for constraint in entry.pattern.headers where !headerMatches(constraint, request) { return false }
         if let origin = entry.pattern.origin, !originMatches(origin, request) { return false }
@@ -299,13 +291,13 @@ private struct MatchContext {
         return true
     }
 
-    mutating func differences(_ entry: MatchEntry, _ request: StubRequest, segments: [Substring]) -> [MatchDifference] {
+    mutating func differences(_ entry: MatchEntry, _ request: StubRequest, segments: PathSegments) -> [MatchDifference] {
         let pattern = entry.pattern
         var differences: [MatchDifference] = []
         if let method = pattern.method, method != request.method {
             differences.append(.method(expected: method, actual: request.method))
         }
-        let pathMatches = pattern.path.kind == .literal ? pattern.path.literalPath == request.path : pattern.path.matches(segments: segments)
+        let pathMatches = pattern.path.kind == .literal ? pattern.path.literalPath.utf8.elementsEqual(segments.bytes) : pattern.path.matches(segments)
         if !pathMatches { differences.append(.path(expected: pattern.path.text, actual: request.path)) }
         for constraint in pattern.query where !queryMatches(constraint, request) {
             differences.append(.query(expected: constraint, actual: request.query.first { $0.name == constraint.name }?.value))

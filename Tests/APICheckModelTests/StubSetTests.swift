@@ -176,6 +176,72 @@ func makeStub(
         #expect(set.match(StubRequest(method: "GET", path: "/api/v2/movies/1")).matched == nil)
     }
 
+    @Test func pathsCompareByTheirBytes() {
+        let set = StubSet([
+            makeStub("literal", "GET", "/films/amélie"),
+            makeStub("title", "GET", "/titles/{title}"),
+            makeStub("poster", "GET", "/poster/é-{id}.jpg"),
+            makeStub("glob", "GET", "/files/*ü*"),
+        ])
+        #expect(set.match(StubRequest(method: "GET", path: "/films/amélie")).matched?.stub.name == "literal")
+        // The same text decomposed (e + combining acute) is other bytes, as it is on the wire.
+        #expect(set.match(StubRequest(method: "GET", path: "/films/ame\u{301}lie")).matched == nil)
+        #expect(set.match(StubRequest(method: "GET", path: "/titles/日本語")).matched?.pathParameters == ["title": "日本語"])
+        #expect(set.match(StubRequest(method: "GET", path: "/poster/é-日本.jpg")).matched?.pathParameters == ["id": "日本"])
+        #expect(set.match(StubRequest(method: "GET", path: "/poster/é-.jpg")).matched == nil)
+        #expect(set.match(StubRequest(method: "GET", path: "/files/grüße")).matched?.stub.name == "glob")
+        #expect(set.match(StubRequest(method: "GET", path: "/files/gruesse")).matched == nil)
+    }
+
+    @Test func segmentsAtTheEdgesOfAPath() {
+        let set = StubSet([
+            makeStub("root", "GET", "/"),
+            makeStub("child", "GET", "/a/{x}"),
+            makeStub("inner", "GET", "/a/{x}/b"),
+            makeStub("under b", "GET", "/b/**"),
+        ])
+        #expect(set.match(StubRequest(method: "GET", path: "/")).matched?.stub.name == "root")
+        #expect(set.match(StubRequest(method: "GET", path: "/a/1")).matched?.pathParameters == ["x": "1"])
+        // A variable never binds an empty segment: not a trailing slash, not a doubled one.
+        #expect(set.match(StubRequest(method: "GET", path: "/a/")).matched == nil)
+        #expect(set.match(StubRequest(method: "GET", path: "/a//b")).matched == nil)
+        #expect(set.match(StubRequest(method: "GET", path: "/a/1/b")).matched?.stub.name == "inner")
+        #expect(set.match(StubRequest(method: "GET", path: "/b/")).matched?.stub.name == "under b")
+        #expect(set.match(StubRequest(method: "GET", path: "/b/c/d/e")).matched?.stub.name == "under b")
+        #expect(set.match(StubRequest(method: "GET", path: "/b")).matched?.stub.name == "under b")
+        #expect(set.match(StubRequest(method: "GET", path: "/c")).matched == nil)
+    }
+
+    /// Thousands of keys in the index (literal paths, shared prefixes, one path with several
+    /// methods): every stub is found by its own request, and near-identical paths are not confused.
+    @Test func everyStubOfALargeMixedSetIsFoundByItsOwnRequest() {
+        var stubs: [Stub] = []
+        var requests: [(StubRequest, String, [String: String])] = []
+        for index in 0..<3000 {
+            let group = index % 37
+            stubs.append(makeStub("literal \(index)", "GET", "/g\(group)/items/\(index)"))
+            requests.append((StubRequest(method: "GET", path: "/g\(group)/items/\(index)"), "literal \(index)", [:]))
+            if index % 10 == 0 {
+                stubs.append(makeStub("delete \(index)", "DELETE", "/g\(group)/items/\(index)"))
+                requests.append((StubRequest(method: "DELETE", path: "/g\(group)/items/\(index)"), "delete \(index)", [:]))
+            }
+            if index % 7 == 0 {
+                stubs.append(makeStub("template \(index)", "GET", "/g\(group)/t\(index)/{id}/parts/{part}"))
+                requests.append((StubRequest(method: "GET", path: "/g\(group)/t\(index)/x\(index)/parts/p"), "template \(index)", ["id": "x\(index)", "part": "p"]))
+            }
+        }
+        let set = StubSet(stubs.shuffled())
+        for (request, name, parameters) in requests {
+            let matched = set.match(request).matched
+            #expect(matched?.stub.name == name, "\(request.method) \(request.path)")
+            #expect(matched?.pathParameters == parameters)
+        }
+        #expect(set.match(StubRequest(method: "GET", path: "/g1/items/10")).matched == nil)
+        #expect(set.match(StubRequest(method: "GET", path: "/g0/items/370")).matched?.stub.name == "literal 370")
+        #expect(set.match(StubRequest(method: "PUT", path: "/g0/items/370")).matched == nil)
+        #expect(set.match(StubRequest(method: "GET", path: "/g0/t7/x/parts")).matched == nil)
+    }
+
     @Test func emptySetSaysSo() {
         guard case .unmatched(let report) = StubSet.empty.match(StubRequest(method: "GET", path: "/")) else {
             Issue.record("expected no match")
