@@ -134,32 +134,39 @@ private final class Matcher: Sendable {
 
     /// The position of the stub that answers `request`, and whether its path is literal.
     func choose(_ request: StubRequest, _ context: inout MatchContext) -> (index: Int, literal: Bool)? {
-        PathSegments.withBytes(of: request.path) { bytes in
-            var best: Int?
-            pathIndex.forEachLiteral(at: bytes) { candidate in
-                let index = Int(candidate)
-                guard accepts(index, request, &context) else { return }
-                if best == nil || isMoreSpecific(index, than: best!) { best = index }
-            }
-            if let best { return (best, true) }
-            guard pathIndex.hasPatterns else { return nil }
-            return PathSegments.withSegments(of: bytes) { path in
-                pathIndex.forEachPattern(along: path) { candidate in
+        // The closures read the request through a pointer: capturing it would copy it (a dozen
+        // reference counts) into their contexts.
+        withUnsafePointer(to: request) { request in
+            PathSegments.withBytes(of: request.pointee.path) { bytes in
+                var best: Int?
+                pathIndex.forEachLiteral(at: bytes) { candidate in
                     let index = Int(candidate)
-                    // A pattern can only beat the current best if it is at least as specific by kind.
-                    if let current = best, ranks[current].kind > ranks[index].kind { return }
-                    guard accepts(index, request, &context), paths[index].matches(path) else { return }
+                    guard accepts(index, request, &context) else { return }
                     if best == nil || isMoreSpecific(index, than: best!) { best = index }
                 }
-                return best.map { ($0, false) }
+                if let best { return (best, true) }
+                guard pathIndex.hasPatterns else { return nil }
+                return PathSegments.withSegments(of: bytes) { path in
+                    pathIndex.forEachPattern(along: path) { candidate in
+                        let index = Int(candidate)
+                        // A pattern can only beat the current best if it is at least as specific by kind.
+                        if let current = best, ranks[current].kind > ranks[index].kind { return }
+                        guard accepts(index, request, &context), paths[index].matches(path) else { return }
+                        if best == nil || isMoreSpecific(index, than: best!) { best = index }
+                    }
+                    return best.map { ($0, false) }
+                }
             }
         }
     }
 
     /// Everything but the path, which the caller has checked (literal) or checks next (patterns).
-    private func accepts(_ index: Int, _ request: StubRequest, _ context: inout MatchContext) -> Bool {
-        if let method = methods[index], method != request.method { return false }
-        return !ranks[index].hasConditions || context.acceptsConditions(entries[index], request)
+    private func accepts(_ index: Int, _ request: UnsafePointer<StubRequest>, _ context: inout MatchContext) -> Bool {
+        if let method = methods[index], method != request.pointee.method { return false }
+        // Loaded stubs all carry a scenario tag; it only narrows anything while one is selected.
+        let rank = ranks[index]
+        guard rank.constraintCount > 0 || (rank.hasScenario && !context.scenarios.isEmpty) else { return true }
+        return context.acceptsConditions(entries[index], request.pointee)
     }
 
     private func isMoreSpecific(_ candidate: Int, than current: Int) -> Bool {
@@ -172,19 +179,19 @@ private final class Matcher: Sendable {
     }
 }
 
-/// How a stub ranks among candidates, and whether it has conditions beyond method and path.
+/// How a stub ranks among candidates, and whether it has conditions beyond method and path
+/// (constraints or a scenario, checked on its ``MatchEntry``).
 private struct MatchRank {
     let kind: PathPattern.Kind
     let constraintCount: Int
     let priority: Int
-    /// Constraints (query, headers, origin, body) or a scenario: checked on its ``MatchEntry``.
-    let hasConditions: Bool
+    let hasScenario: Bool
 
     init(_ stub: Stub) {
         kind = stub.request.path.kind
         constraintCount = stub.request.constraintCount
         priority = stub.priority
-        hasConditions = constraintCount > 0 || stub.scenario != nil
+        hasScenario = stub.scenario != nil
     }
 }
 
