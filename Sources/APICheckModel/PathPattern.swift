@@ -119,9 +119,33 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the pattern matches, without binding its variables (no dictionary to allocate):
     /// what choosing a stub needs; the values are bound only for the stub chosen, when read.
+    /// A literal pattern compares the whole path (a decoded `%2F` in it is not a separator).
     func matches(_ path: PathSegments) -> Bool {
+        if kind == .literal { return storage.literalBytes.withUnsafeBufferPointer { $0.bytesEqual(path.bytes) } }
         var bindings: [String: String]? = nil
         return storage.run(path, &bindings)
+    }
+
+    /// How close `path` comes to matching, for ranking near misses: two per leading literal
+    /// segment it shares, one per variable or glob before the first difference, one more when
+    /// the segment counts agree.
+    func similarity(to path: PathSegments) -> Int {
+        storage.steps.withUnsafeBufferPointer { steps in
+            storage.pool.withUnsafeBufferPointer { pool in
+                var score = 0
+                for position in 0..<min(steps.count, path.count) {
+                    let step = steps[position]
+                    if step.operation != .literal {
+                        score += 1
+                    } else if path[position].bytesEqual(pool.slice(step.start, step.count)) {
+                        score += 2
+                    } else {
+                        return score
+                    }
+                }
+                return score + (steps.count == path.count ? 1 : 0)
+            }
+        }
     }
 
     /// `*` matches any run of bytes within a segment. Iterative with one backtrack point (the
@@ -156,6 +180,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         let kind: Kind
         let segments: [Segment]
         let literalPath: String
+        let literalBytes: [UInt8]
         /// The segments compiled for matching: trivial steps over one byte pool, so trying a
         /// pattern reads no enum payloads and retains nothing.
         let steps: [Step]
@@ -183,6 +208,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
                     return ""
                 }.joined(separator: "/")
                 : text
+            literalBytes = kind == .literal ? Array(literalPath.utf8) : []
             var steps: [Step] = []
             var pool: [UInt8] = []
             var names: [String] = []

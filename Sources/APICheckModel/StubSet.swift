@@ -23,9 +23,6 @@ public struct StubSet: Sendable {
     public var count: Int { stubs.count }
     public var isEmpty: Bool { stubs.isEmpty }
 
-    private var entries: [MatchEntry] { matcher.entries }
-    private var pathIndex: PathIndex { matcher.pathIndex }
-
     /// The stub that answers `request`, or why none does.
     public func match(_ request: StubRequest, scenarios: ScenarioSelection = [:]) -> StubMatch {
         var context = MatchContext(scenarios: scenarios)
@@ -52,10 +49,11 @@ public struct StubSet: Sendable {
     private func nearMisses(for request: StubRequest, segments: PathSegments, scenarios: ScenarioSelection) -> NearMissReport {
         var context = MatchContext(scenarios: scenarios)
         var scored: [(score: Int, index: Int, differences: [MatchDifference])] = []
+        let entries = matcher.entries
         for candidate in nearMissCandidates(for: request, segments: segments) {
             let index = Int(candidate)
             let entry = entries[index]
-            let similarity = Self.pathSimilarity(entry.pattern.path, segments)
+            let similarity = entry.pattern.path.similarity(to: segments)
             let differences = context.differences(entry, request, segments: segments)
             // Fewer differences first; among equals, the more similar path.
             let score = differences.count * 1000 - similarity
@@ -79,6 +77,7 @@ public struct StubSet: Sendable {
     private func nearMissCandidates(for request: StubRequest, segments: PathSegments) -> [Int32] {
         if stubs.count <= Self.nearMissSearchLimit { return (0..<Int32(stubs.count)).map { $0 } }
         var candidates: [Int32] = []
+        let pathIndex = matcher.pathIndex
         pathIndex.forEachLiteral(at: segments.bytes) { candidates.append($0) }
         pathIndex.forEachPattern(along: segments) { candidates.append($0) }
         var parentCount = segments.count
@@ -97,19 +96,6 @@ public struct StubSet: Sendable {
             if unique.count == Self.nearMissSearchLimit { break }
         }
         return unique
-    }
-
-    /// Leading segments the pattern shares with the path, plus one when the segment counts agree.
-    private static func pathSimilarity(_ pattern: PathPattern, _ path: PathSegments) -> Int {
-        var shared = 0
-        for (position, segment) in pattern.segments.prefix(path.count).enumerated() {
-            switch segment {
-            case .literal(let literal) where literal.utf8.elementsEqual(path[position]): shared += 2
-            case .variable, .glob, .globstar: shared += 1
-            default: return shared
-            }
-        }
-        return shared + (pattern.segments.count == path.count ? 1 : 0)
     }
 }
 
@@ -304,8 +290,7 @@ private struct MatchContext {
         if let method = pattern.method, method != request.method {
             differences.append(.method(expected: method, actual: request.method))
         }
-        let pathMatches = pattern.path.kind == .literal ? pattern.path.literalPath.utf8.elementsEqual(segments.bytes) : pattern.path.matches(segments)
-        if !pathMatches { differences.append(.path(expected: pattern.path.text, actual: request.path)) }
+        if !pattern.path.matches(segments) { differences.append(.path(expected: pattern.path.text, actual: request.path)) }
         for constraint in pattern.query where !queryMatches(constraint, request) {
             differences.append(.query(expected: constraint, actual: request.query.first { $0.name == constraint.name }?.value))
         }

@@ -193,6 +193,19 @@ func makeStub(
         #expect(set.match(StubRequest(method: "GET", path: "/files/gruesse")).matched == nil)
     }
 
+    /// A literal path is compared whole, in matching and in explanations alike: its decoded
+    /// `%2F` is a character of the path, not a separator.
+    @Test func aNearMissOnALiteralPathNamesOnlyWhatDiffers() {
+        let set = StubSet([makeStub("slash", "GET", "/files/a%2Fb"), makeStub("other", "GET", "/elsewhere")])
+        #expect(set.match(StubRequest(method: "GET", path: "/files/a/b")).matched?.stub.name == "slash")
+        guard case .unmatched(let report) = set.match(StubRequest(method: "PUT", path: "/files/a/b")) else {
+            Issue.record("expected no match")
+            return
+        }
+        #expect(report.nearMisses.first?.stub.name == "slash")
+        #expect(report.nearMisses.first?.differences == [.method(expected: "GET", actual: "PUT")])
+    }
+
     @Test func segmentsAtTheEdgesOfAPath() {
         let set = StubSet([
             makeStub("root", "GET", "/"),
