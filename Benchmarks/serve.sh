@@ -13,6 +13,11 @@
 #     across each wrk run divided by wrk's request count, per round and median, and
 #     nginx/apicheck of those medians ("apicheck uses X× less CPU per request"); steal time and
 #     waiting are not counted, so it moves much less with the machine's speed than req/s.
+#   - instructions per request (when `perf stat` can count them: Linux perf and hardware
+#     counters): the server's user and kernel instructions during each run divided by wrk's
+#     request count. This VM's slow phases are contention (IPC swings 1.0–1.7), not fewer
+#     instructions, so this figure barely moves between rounds: it compares the work each
+#     server does per request, not how fast the machine was at the time.
 #   It also prints the share of CPU steal time over the measured rounds (/proc/stat), and a
 #   verdict per path: median paired ratio against the 1.2× target, median p99 against nginx's.
 #   A third server runs once per round, right after the literal pair: the reference the target
@@ -150,14 +155,31 @@ cpu_ticks() {  # pid…: utime+stime (fields 14 and 15 of /proc/PID/stat, after 
 }
 cpu_stat() { awk '$1 == "cpu" {print $2, $3, $4, $5, $6, $7, $8, $9}' /proc/stat; }  # user … steal
 
+# Instruction counts need perf and hardware counters (often missing in VMs and containers).
+PERF_COUNTS=0
+if command -v perf > /dev/null && perf stat -x, -e instructions:u,instructions:k -- true 2>&1 |
+  awk -F, '/instructions/ && $1 ~ /^[0-9]+$/ {n++} END {exit (n == 2 ? 0 : 1)}'; then
+  PERF_COUNTS=1
+fi
+
 run_wrk() {  # server path url round
-  # One line per round in results-SERVER-PATH.txt: req/s, p99 ms, non-2xx, requests, server CPU ticks.
-  local pids before after
+  # One line per round in results-SERVER-PATH.txt: req/s, p99 ms, non-2xx, requests, server CPU
+  # ticks, server user and kernel instructions (0 0 without perf).
+  local pids before after perf_pid="" counts="0 0"
   pids=$(server_pids "$1")
+  if [ "$PERF_COUNTS" = 1 ]; then
+    perf stat -x, -e instructions:u,instructions:k -p "$(echo $pids | tr ' ' ,)" -o "$WORK/perf-$1-$2-$4.txt" &
+    perf_pid=$!
+  fi
   before=$(cpu_ticks $pids)
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$3" > "$WORK/wrk-$1-$2-$4.txt"
   after=$(cpu_ticks $pids)
-  echo "$($HELPER wrk "$WORK/wrk-$1-$2-$4.txt") $((after - before))" >> "$WORK/results-$1-$2.txt"
+  if [ -n "$perf_pid" ]; then
+    kill -INT "$perf_pid" 2> /dev/null || true
+    wait "$perf_pid" 2> /dev/null || true
+    counts=$(awk -F, '/instructions:u/ {u = $1} /instructions:k/ {k = $1} END {print u + 0, k + 0}' "$WORK/perf-$1-$2-$4.txt")
+  fi
+  echo "$($HELPER wrk "$WORK/wrk-$1-$2-$4.txt") $((after - before)) $counts" >> "$WORK/results-$1-$2.txt"
 }
 
 echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS rounds interleaved…" >&2
@@ -206,13 +228,15 @@ for path in literal templated; do
   awk -v a="$a" -v n="$n" -v ap="$ap" -v np="$np" -v p="$path" \
     'BEGIN {printf "ratio %-16s %11.2fx req/s of nginx; p99 %s ms vs %s ms (%s)\n", p, a / n, ap, np, (ap <= np ? "no worse" : "worse")}'
 done
+# Pasted lines of two results files (same column count): first req/s over second req/s.
+req_ratio() { awk '{h = NF / 2; print ($(h + 1) > 0 ? $1 / $(h + 1) : 0)}'; }
 range_of() { sort -g "$1" | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f–%.2f", lo, hi}'; }
 
 # Paired ratios: round i of apicheck over round i of nginx, per path (results-* lines are in round order).
 echo
 echo "Paired ratios apicheck/nginx of req/s (per round, the two runs back to back; a→n: apicheck ran first):"
 for path in literal templated; do
-  paste -d ' ' "$WORK/results-apicheck-$path.txt" "$WORK/results-nginx-$path.txt" | awk '{print ($6 > 0 ? $1 / $6 : 0)}' \
+  paste -d ' ' "$WORK/results-apicheck-$path.txt" "$WORK/results-nginx-$path.txt" | req_ratio \
     > "$WORK/paired-$path.txt"
   printf '  %-10s %s  median %.2f, range %s\n' "$path" \
     "$(paste -d ' ' "$WORK/first-$path.txt" "$WORK/paired-$path.txt" |
@@ -237,6 +261,26 @@ for path in literal templated; do
   }'
 done
 
+# Instructions per request: user and kernel, in thousands; their medians and nginx/apicheck.
+echo
+if [ "$PERF_COUNTS" = 1 ]; then
+  echo "Server instructions per request (thousands, user + kernel, perf stat; independent of the machine's speed):"
+  for name in apicheck-literal nginx-literal apicheck-templated nginx-templated nio-literal; do
+    awk '{print ($4 > 0 ? $6 / $4 / 1000 : 0), ($4 > 0 ? $7 / $4 / 1000 : 0), ($4 > 0 ? ($6 + $7) / $4 / 1000 : 0)}' \
+      "$WORK/results-$name.txt" > "$WORK/instructions-$name.txt"
+    label=$name; [ "$name" = nio-literal ] && label="minimal NIO"
+    printf '  %-20s user %5.1f + kernel %5.1f = %5.1f  (medians; totals per round: %s)\n' "$label" \
+      "$(median "$WORK/instructions-$name.txt" 1)" "$(median "$WORK/instructions-$name.txt" 2)" \
+      "$(median "$WORK/instructions-$name.txt" 3)" "$(awk '{printf "%s%.1f", (NR > 1 ? " " : ""), $3}' "$WORK/instructions-$name.txt")"
+  done
+  for path in literal templated; do
+    awk -v a="$(median "$WORK/instructions-apicheck-$path.txt" 3)" -v n="$(median "$WORK/instructions-nginx-$path.txt" 3)" -v p="$path" \
+      'BEGIN { if (a > 0 && n > 0) printf "  %s: apicheck executes %.2f× %s instructions per request than nginx\n", p, (n >= a ? n / a : a / n), (n >= a ? "fewer" : "more") }'
+  done
+else
+  echo "Instructions per request: not measured (needs Linux perf with hardware counters)."
+fi
+
 echo
 awk -v b="$STAT_BEFORE" -v a="$STAT_AFTER" 'BEGIN {
   split(b, x); split(a, y)
@@ -258,9 +302,9 @@ echo
 for name in nio-literal; do
   awk -v hz="$CLK_TCK" '{print ($4 > 0 ? $5 * 1000000 / hz / $4 : 0)}' "$WORK/results-$name.txt" > "$WORK/cpu-$name.txt"
 done
-paste -d ' ' "$WORK/results-nio-literal.txt" "$WORK/results-nginx-literal.txt" | awk '{print ($6 > 0 ? $1 / $6 : 0)}' > "$WORK/paired-nio.txt"
-paste -d ' ' "$WORK/results-apicheck-literal.txt" "$WORK/results-nio-literal.txt" | awk '{print ($6 > 0 ? $1 / $6 : 0)}' > "$WORK/paired-apicheck-nio-literal.txt"
-paste -d ' ' "$WORK/results-apicheck-templated.txt" "$WORK/results-nio-literal.txt" | awk '{print ($6 > 0 ? $1 / $6 : 0)}' > "$WORK/paired-apicheck-nio-templated.txt"
+paste -d ' ' "$WORK/results-nio-literal.txt" "$WORK/results-nginx-literal.txt" | req_ratio > "$WORK/paired-nio.txt"
+paste -d ' ' "$WORK/results-apicheck-literal.txt" "$WORK/results-nio-literal.txt" | req_ratio > "$WORK/paired-apicheck-nio-literal.txt"
+paste -d ' ' "$WORK/results-apicheck-templated.txt" "$WORK/results-nio-literal.txt" | req_ratio > "$WORK/paired-apicheck-nio-templated.txt"
 echo "Reference: a minimal SwiftNIO server (apicheck-bench nio-baseline: NIO's HTTP/1.1 pipeline, one fixed response)"
 printf '  req/s per round     %s  median %s, p99 %s ms\n' "$(awk '{printf "%s%s", (NR > 1 ? " " : ""), $1}' "$WORK/results-nio-literal.txt")" \
   "$(median "$WORK/results-nio-literal.txt" 1)" "$(median "$WORK/results-nio-literal.txt" 2)"
