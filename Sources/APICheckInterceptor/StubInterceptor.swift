@@ -139,8 +139,8 @@ public final class StubInterceptor: Sendable {
         var delay: Double
     }
 
-    /// Matches `urlRequest` (following stubbed redirects) and prepares the answer. Records every
-    /// hop in the journal.
+    /// Delivers the responder's reply to `urlRequest`, following stubbed redirects as a client of
+    /// a real server would (each hop is one reply, journaled once by the responder).
     func resolve(_ urlRequest: URLRequest, body: Data, cookieStorage: HTTPCookieStorage?) -> Resolution {
         guard var url = urlRequest.url else {
             return .deliver(Delivery(content: .failure(URLError(.badURL)), delay: 0))
@@ -152,90 +152,72 @@ public final class StubInterceptor: Sendable {
         var visited: Set<String> = []
         for hop in 0...max(options.maximumRedirects, 0) {
             let request = StubRequest(method: method, url: url, headers: headers, body: body)
-            let stub: MatchedStub
-            let response: StubResponse
-            switch responder.answer(request) {
-            case .unmatched(let report):
-                journal.record(JournalEntry(request: request, url: url, outcome: options.passthrough ? .passedThrough : .unmatched(report)))
-                if options.passthrough, hop == 0 { return .passthrough(urlRequest) }
-                logger.warning("no stub matches the request", metadata: ["request": "\(request.summary)"])
-                return .deliver(Delivery(content: .failure(Self.error(.resourceUnavailable, report.description, url)), delay: delay))
-            case .exhausted(let matched):
-                let message = StubAnswer.exhaustedMessage(matched)
-                journal.record(JournalEntry(request: request, url: url, outcome: .failed(message)))
-                return .deliver(Delivery(content: .failure(Self.error(.resourceUnavailable, message, url)), delay: delay))
-            case .stubbed(let matched, let answer):
-                (stub, response) = (matched, answer)
+            let replyOptions = ReplyOptions(
+                unmatched: options.passthrough && hop == 0 ? .passThrough : .answer, readsBodyFiles: true,
+                maximumBodyBytes: options.maximumBodyFileBytes
+            )
+            let reply = responder.reply(to: request, at: .url(url), options: replyOptions)
+            delay += (reply.latency.request + reply.latency.response) * max(options.latencyScale, 0)
+            switch reply.kind {
+            case .passthrough:
+                return .passthrough(urlRequest)
+            case .unmatched, .exhausted, .unservable, .failure:
+                if case .unmatched = reply.kind { logger.warning("no stub matches the request", metadata: ["request": "\(request.summary)"]) }
+                let error = Self.error(Self.errorCode(for: reply.kind), reply.explanation ?? "", url)
+                return .deliver(Delivery(content: .failure(error), delay: delay))
+            case .stubbed:
+                break
             }
-            delay += (response.latency.request + response.latency.response) * max(options.latencyScale, 0)
-            journal.record(JournalEntry(
-                request: request, url: url,
-                outcome: .stubbed(stubID: stub.stub.id, stubName: stub.stub.name, status: response.status, failure: response.failure)
-            ))
-            logger.debug("stubbed", metadata: ["request": "\(request.summary)", "stub": "\(stub.stub.name)"])
-            if let failure = response.failure {
-                let message = "stub \"\(stub.stub.name)\" (\(stub.stub.source)) simulates \(failure.rawValue)"
-                return .deliver(Delivery(content: .failure(Self.error(failure.urlErrorCode, message, url)), delay: delay))
-            }
+            logger.debug("stubbed", metadata: ["request": "\(request.summary)", "stub": "\(reply.matched?.stub.name ?? "")"])
 
             // A stubbed redirect: follow it like a client of a real server would.
-            if options.followRedirects, [301, 302, 303, 307, 308].contains(response.status),
-                let location = response.headers.value(named: "Location"),
+            if options.followRedirects, [301, 302, 303, 307, 308].contains(reply.status), let location = reply.redirectLocation,
                 let next = URL(string: location, relativeTo: url)?.absoluteURL
             {
                 guard hop < options.maximumRedirects, visited.insert("\(method) \(next.absoluteString)").inserted else {
                     let message = hop < options.maximumRedirects ? "redirect loop at \(next.absoluteString)" : "more than \(options.maximumRedirects) redirects"
                     return .deliver(Delivery(content: .failure(Self.error(.httpTooManyRedirects, message, url)), delay: delay))
                 }
-                if response.status == 303 || ([301, 302].contains(response.status) && method == "POST") {
+                if reply.status == 303 || ([301, 302].contains(reply.status) && method == "POST") {
                     method = method == "HEAD" ? "HEAD" : "GET"
                     body = Data()
                     headers.removeAll { $0.name.caseInsensitiveEquals("Content-Type") || $0.name.caseInsensitiveEquals("Content-Length") }
                 }
-                store(response.cookies, for: url, in: cookieStorage)
+                store(reply.cookies, for: url, in: cookieStorage)
                 url = next
                 continue
             }
 
-            do {
-                let content = try self.content(of: response, for: stub, request: request, url: url)
-                let http = Self.httpResponse(response, url: url, bodyLength: content.count)
-                store(response.cookies, for: url, in: cookieStorage)
-                return .deliver(Delivery(content: .response(http, method == "HEAD" ? Data() : content), delay: delay))
-            } catch {
-                journal.record(JournalEntry(request: request, url: url, outcome: .failed(error.message)))
-                return .deliver(Delivery(content: .failure(Self.error(error.code, error.message, url)), delay: delay))
+            let content: Data
+            switch reply.body {
+            case .bytes(let data):
+                content = data
+            case .file(let file):
+                // Not produced with `readsBodyFiles`; read it here all the same rather than fail.
+                do {
+                    content = try file.contents(maximumBytes: options.maximumBodyFileBytes)
+                } catch {
+                    return .deliver(Delivery(content: .failure(Self.error(.fileDoesNotExist, error.message, url)), delay: delay))
+                }
             }
+            let http = Self.httpResponse(status: reply.status, headers: reply.headers, url: url, bodyLength: content.count)
+            store(reply.cookies, for: url, in: cookieStorage)
+            return .deliver(Delivery(content: .response(http, reply.sendsBody ? content : Data()), delay: delay))
         }
         return .deliver(Delivery(content: .failure(URLError(.httpTooManyRedirects)), delay: delay))
     }
 
-    private struct ContentError: Error {
-        var code: URLError.Code
-        var message: String
-    }
-
-    private func content(of response: StubResponse, for matched: MatchedStub, request: StubRequest, url: URL) throws(ContentError) -> Data {
-        switch response.body {
-        case .bytes(let data):
-            return data
-        case .file(let file):
-            // Read when sent: the file may have changed or gone since loading.
-            do {
-                return try file.contents(maximumBytes: options.maximumBodyFileBytes)
-            } catch {
-                let gone = error.isMissing ? "is gone: " : ""
-                throw ContentError(
-                    code: error.isMissing ? .fileDoesNotExist : .dataLengthExceedsMaximum,
-                    message: "the body file of stub \"\(matched.stub.name)\" (\(matched.stub.source)) \(gone)\(error.message)"
-                )
+    /// The `URLError` code a reply that is not a stub response fails with (see ``StubReply``).
+    static func errorCode(for kind: StubReply.Kind) -> URLError.Code {
+        switch kind {
+        case .failure(let failure): failure.urlErrorCode
+        case .unservable(let problem):
+            switch problem.reason {
+            case .bodyFileMissing: .fileDoesNotExist
+            case .bodyFileInvalid: .dataLengthExceedsMaximum
+            case .templateFailed: .cannotDecodeContentData
             }
-        case .template(let template):
-            do {
-                return try responder.render(template, for: matched, request: request, baseURL: StubResponder.origin(of: url))
-            } catch {
-                throw ContentError(code: .cannotDecodeContentData, message: "\(error)")
-            }
+        case .unmatched, .exhausted, .stubbed, .passthrough: .resourceUnavailable
         }
     }
 
@@ -254,9 +236,10 @@ public final class StubInterceptor: Sendable {
             .map { HTTPHeader(name: $0.key, value: $0.value) }
     }
 
-    static func httpResponse(_ response: StubResponse, url: URL, bodyLength: Int) -> HTTPURLResponse {
+    /// The reply's headers as Foundation wants them (repeated fields combined), with the real length.
+    static func httpResponse(status: Int, headers: [HTTPHeader], url: URL, bodyLength: Int) -> HTTPURLResponse {
         var fields: [String: String] = [:]
-        fields.reserveCapacity(response.headers.count + 2)
+        fields.reserveCapacity(headers.count + 1)
         func add(_ name: String, _ value: String) {
             // RFC 9110 §5.3: repeated fields combine with ", " (Set-Cookie parsers handle it too).
             if let existing = fields.keys.first(where: { $0.caseInsensitiveEquals(name) }) {
@@ -265,12 +248,9 @@ public final class StubInterceptor: Sendable {
                 fields[name] = value
             }
         }
-        for header in response.headers where !header.name.caseInsensitiveEquals("Content-Length") {
-            add(header.name, header.value)
-        }
-        for cookie in response.cookies { add("Set-Cookie", cookie.setCookieValue) }
+        for header in headers { add(header.name, header.value) }
         fields["Content-Length"] = String(bodyLength)
-        return HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields)
+        return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
             ?? HTTPURLResponse(url: url, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!
     }
 

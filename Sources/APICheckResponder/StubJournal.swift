@@ -169,12 +169,20 @@ public struct JournalEntry: Sendable {
     /// Where the request went: a URL, or (for a server, which receives targets) its origin and
     /// target, turned into a URL only when read: parsing a URL per request is a stub server's
     /// largest cost after HTTP itself.
-    private enum Location: Sendable {
+    public enum Location: Sendable {
         case url(URL)
         case target(origin: String, target: String)
+
+        /// `scheme://host[:port]`: the `baseURL` templates see.
+        public var origin: String {
+            switch self {
+            case .url(let url): StubResponder.origin(of: url)
+            case .target(let origin, _): origin
+            }
+        }
     }
 
-    private var location: Location
+    public private(set) var location: Location
 
     public enum Outcome: Sendable {
         /// A stub answered with this status (for a failure stub, `failure` is set).
@@ -196,6 +204,14 @@ public struct JournalEntry: Sendable {
         self.date = date
         self.request = request
         self.location = .url(url)
+        self.outcome = outcome
+    }
+
+    /// An entry for a request that went to `location`.
+    public init(date: Date = Date(), request: StubRequest, location: Location, outcome: Outcome) {
+        self.date = date
+        self.request = request
+        self.location = location
         self.outcome = outcome
     }
 

@@ -7,16 +7,20 @@ import Synchronization
 /// The state every consumer of a stub set shares (the stubs, the active scenarios, sequence
 /// positions, the journal) and the one way to turn a request into the stub's answer.
 ///
-/// The in-process interceptor and the stub server both answer through a responder, so they
-/// cannot disagree about which stub answers, which response of a sequence comes next, or how a
-/// template renders. Transports only differ in how they deliver the answer.
+/// The in-process interceptor, the stub server and the crawler's in-memory fetcher all answer
+/// through a responder: it decides the whole ``StubReply`` (status, final headers, body, latency,
+/// failure, problem documents) and journals it once, so they cannot disagree. Transports only
+/// deliver the reply.
 ///
 /// ```swift
 /// let responder = StubResponder(stubs: stubSet)
-/// switch responder.answer(StubRequest(method: "GET", target: "/movies/42")) {
-/// case .stubbed(let matched, let response): …
-/// case .exhausted(let matched): …        // a sequence set to fail after its last response
-/// case .unmatched(let report): …         // report.description explains the near misses
+/// let request = StubRequest(method: "GET", target: "/movies/42")
+/// let reply = responder.reply(to: request, at: .target(origin: "http://localhost:3000", target: "/movies/42"))
+/// switch reply.kind {
+/// case .stubbed: send(reply.status, reply.headers, reply.body)
+/// case .unmatched, .exhausted, .unservable: print(reply.explanation ?? "")  // also a problem document
+/// case .failure(let failure): simulate(failure)
+/// case .passthrough: forward(request)
 /// }
 /// ```
 public final class StubResponder: Sendable {
@@ -86,25 +90,127 @@ public final class StubResponder: Sendable {
 
     // MARK: Answering
 
-    /// The stub that answers `request` and the response it gives now (advancing its sequence).
-    /// `HEAD` falls back to the `GET` stub of the same resource, as servers do.
-    public func answer(_ request: StubRequest) -> StubAnswer {
+    /// The whole answer to `request` (see ``StubReply``), journaled once: matching, the next
+    /// response of a sequence, `HEAD` falling back to the `GET` stub, the template rendered with
+    /// `baseURL` = the origin `location` names, body files checked (and read, if
+    /// ``ReplyOptions/readsBodyFiles``), and the problem document for anything that is not a stub
+    /// response. May block on files and templates: call it off event loops.
+    public func reply(to request: StubRequest, at location: JournalEntry.Location, options: ReplyOptions = ReplyOptions()) -> StubReply {
         // Match outside the lock (the set is immutable); lock again only to advance a sequence.
         let (stubs, scenarios) = state.withLock { ($0.stubs, $0.scenarios) }
-        return answer(request, matchingIn: stubs, scenarios: scenarios)
+        switch decide(request, at: location, matchingIn: stubs, scenarios: scenarios, options: options) {
+        case .ready(let reply): return reply
+        case .pending(let pending): return complete(pending)
+        }
     }
 
-    /// ``answer(_:)`` against `stubs`, a set with the same stubs as the one being served (a
-    /// server's per-event-loop replica, so that threads do not share reference counts, or the set
-    /// a request started with while a new one is being installed), with `scenarios` read earlier
-    /// through ``scenarioSnapshot`` and still current (its generation is
-    /// ``currentScenarioGeneration``): an event loop keeps its own copy instead of taking the
-    /// shared lock per request. Sequences and the journal are this responder's.
-    package func answer(_ request: StubRequest, matchingIn stubs: StubSet, scenarios: ScenarioSelection) -> StubAnswer {
+    /// The first half of ``reply(to:at:options:)``, cheap enough for an event loop: matches
+    /// against `stubs` (a set with the same stubs as the one being served: a server's per-loop
+    /// replica, or the set a request started with while a new one is installed) with `scenarios`
+    /// read earlier through ``scenarioSnapshot`` and still current, and advances the sequence.
+    /// A reply that needs no file or template is ready (and journaled); otherwise ``complete(_:)``
+    /// finishes it, off the loop.
+    package func decide(
+        _ request: consuming StubRequest, at location: JournalEntry.Location, matchingIn stubs: StubSet, scenarios: ScenarioSelection,
+        options: ReplyOptions
+    ) -> StubDecision {
+        let method = request.method
+        switch lookup(request, in: stubs, scenarios: scenarios) {
+        case .unmatched(let report):
+            let reply =
+                options.unmatched == .passThrough
+                ? StubReply(kind: .passthrough, matched: nil, status: 0, headers: [], body: Data(), method: method)
+                : StubReply(
+                    kind: .unmatched(report), matched: nil, status: 404, headers: StubReply.problemHeaders,
+                    body: StubReply.unmatchedDocument(report), method: method
+                )
+            record(reply, request: request, at: location, shard: options.journalShard)
+            return .ready(reply)
+        case .exhausted(let matched):
+            let message = StubReply.exhaustedMessage(matched)
+            let document = StubReply.problemDocument(
+                status: 404, title: "Stub sequence exhausted", detail: message,
+                extra: [JSONMember("stub", .string(matched.stub.name)), JSONMember("source", .string(matched.stub.source.description))]
+            )
+            let reply = StubReply(kind: .exhausted, matched: matched, status: 404, headers: StubReply.problemHeaders, body: document, method: method)
+            record(reply, request: request, at: location, shard: options.journalShard)
+            return .ready(reply)
+        case .stubbed(let matched, let response):
+            if let failure = response.failure {
+                let reply = StubReply(kind: .failure(failure), matched: matched, response: response, body: .bytes(Data()), method: method)
+                record(reply, request: request, at: location, shard: options.journalShard)
+                return .ready(reply)
+            }
+            guard case .bytes(let data) = response.body else {
+                return .pending(PendingReply(request: request, location: location, matched: matched, response: response, options: options))
+            }
+            let reply = StubReply(kind: .stubbed, matched: matched, response: response, body: .bytes(data), method: method)
+            record(reply, request: request, at: location, shard: options.journalShard)
+            return .ready(reply)
+        }
+    }
+
+    /// The second half of ``reply(to:at:options:)``: renders the template or checks (or reads)
+    /// the body file, and journals the reply. Blocks on files: call it off event loops.
+    public func complete(_ pending: PendingReply) -> StubReply {
+        let matched = pending.matched
+        let method = pending.request.method
+        let limit = pending.options.maximumBodyBytes
+        let body: StubReply.Body
+        do throws(Unservable) {
+            switch pending.response.body {
+            case .bytes(let data):
+                body = .bytes(data)
+            case .template(let template):
+                let rendered: Data
+                do {
+                    rendered = try render(template, for: matched, request: pending.request, baseURL: pending.location.origin)
+                } catch {
+                    throw Unservable(reason: .templateFailed, message: "the template of stub \"\(matched.stub.name)\" (\(matched.stub.source)) cannot be rendered: \(error)")
+                }
+                guard rendered.count <= limit else {
+                    throw Unservable(reason: .templateFailed, message: "the template of stub \"\(matched.stub.name)\" (\(matched.stub.source)) rendered \(rendered.count) bytes, over the limit of \(limit)")
+                }
+                body = .bytes(rendered)
+            case .file(let file):
+                // Checked (or read) when answering: the file may have changed or gone since loading.
+                do {
+                    body = pending.options.readsBodyFiles ? .bytes(try file.contents(maximumBytes: limit)) : .file(try file.current(maximumBytes: limit))
+                } catch {
+                    throw Unservable(
+                        reason: error.isMissing ? .bodyFileMissing : .bodyFileInvalid,
+                        message: "the body file of stub \"\(matched.stub.name)\" (\(matched.stub.source)) \(error.isMissing ? "is gone: " : "")\(error.message)"
+                    )
+                }
+            }
+        } catch {
+            let document = StubReply.problemDocument(status: 500, title: "The stub cannot be served", detail: error.message)
+            let reply = StubReply(kind: .unservable(error), matched: matched, status: 500, headers: StubReply.problemHeaders, body: document, method: method)
+            record(reply, request: pending.request, at: pending.location, shard: pending.options.journalShard)
+            return reply
+        }
+        let reply = StubReply(kind: .stubbed, matched: matched, response: pending.response, body: body, method: method)
+        record(reply, request: pending.request, at: pending.location, shard: pending.options.journalShard)
+        return reply
+    }
+
+    /// The one place a reply is journaled.
+    private func record(_ reply: StubReply, request: consuming StubRequest, at location: JournalEntry.Location, shard: Int) {
+        journal.record(JournalEntry(request: request, location: location, outcome: reply.outcome), shard: shard)
+    }
+
+    /// What matching and the sequence give, before any body is produced.
+    private enum Lookup {
+        case stubbed(MatchedStub, StubResponse)
+        case exhausted(MatchedStub)
+        case unmatched(NearMissReport)
+    }
+
+    private func lookup(_ request: borrowing StubRequest, in stubs: StubSet, scenarios: ScenarioSelection) -> Lookup {
         var match = stubs.match(request, scenarios: scenarios)
         // `if case`, not `match.matched == nil`: that comparison copies the whole matched stub.
         if case .unmatched = match, request.method == "HEAD" {
-            var get = request
+            var get = copy request
             get.method = "GET"
             if case .matched(let found) = stubs.match(get, scenarios: scenarios) { match = .matched(found) }
         }
@@ -120,6 +226,23 @@ public final class StubResponder: Sendable {
             guard let response = matched.stub.response(forCall: call) else { return .exhausted(matched) }
             return .stubbed(matched, response)
         }
+    }
+
+    /// Transitional, for the stub server until it delivers ``StubReply``s: matching and the
+    /// sequence only (no body, no journal).
+    package func answer(_ request: StubRequest, matchingIn stubs: StubSet, scenarios: ScenarioSelection) -> StubAnswer {
+        switch lookup(request, in: stubs, scenarios: scenarios) {
+        case .stubbed(let matched, let response): .stubbed(matched, response)
+        case .exhausted(let matched): .exhausted(matched)
+        case .unmatched(let report): .unmatched(report)
+        }
+    }
+
+    /// Whether a stub answers `request`, without advancing a sequence or journaling (a crawl asks
+    /// this about unsafe methods it will not send).
+    public func peek(_ request: StubRequest) -> StubMatch {
+        let (stubs, scenarios) = state.withLock { ($0.stubs, $0.scenarios) }
+        return stubs.match(request, scenarios: scenarios)
     }
 
     /// A number that changes whenever the scenario selection does.
@@ -148,33 +271,59 @@ extension StubResponder {
         let bracketed = host.utf8.contains(UInt8(ascii: ":")) && !host.hasPrefix("[") ? "[\(host)]" : host
         return "\(scheme)://\(bracketed)\(port)"
     }
+}
 
-    /// The RFC 9457 `application/problem+json` document transports answer an unmatched request
-    /// with: the near-miss report as `detail`, and the nearest stubs by name.
-    /// (No `type`: RFC 9457 reads that as `about:blank`, a plain 404.)
-    public static func problemDocument(for report: NearMissReport) -> Data {
-        var members: [JSONMember] = [
-            JSONMember("title", "No stub matches the request"),
-            JSONMember("status", .number("404")),
-            JSONMember("detail", .string(report.description)),
-            JSONMember("request", .string(report.request.summary)),
-        ]
-        members.append(JSONMember("nearMisses", .array(report.nearMisses.map { .string($0.stub.name) })))
-        return Data(JSONWriter().string(.object(members)).utf8)
+/// How unmatched requests are answered.
+public enum UnmatchedPolicy: Sendable, Hashable {
+    /// With the near-miss report (404 over HTTP, a `URLError` in-process).
+    case answer
+    /// By somebody else: the reply is ``StubReply/Kind/passthrough`` and journaled as such.
+    case passThrough
+}
+
+/// How a ``StubResponder`` produces a reply, per transport.
+public struct ReplyOptions: Sendable {
+    /// What an unmatched request gets.
+    public var unmatched: UnmatchedPolicy
+    /// Read body files into the reply's bytes (in-process), instead of checking them for a
+    /// transport that streams them (a server's `sendfile`, a crawl reading a bounded prefix).
+    public var readsBodyFiles: Bool
+    /// The largest body a stub may answer with (a body file, a rendered template); larger ones
+    /// are unservable. 256 MiB by default.
+    public var maximumBodyBytes: Int
+    /// The journal shard to record in (a server's event loop index).
+    public var journalShard: Int
+
+    public init(unmatched: UnmatchedPolicy = .answer, readsBodyFiles: Bool = true, maximumBodyBytes: Int = 256 << 20, journalShard: Int = 0) {
+        self.unmatched = unmatched
+        self.readsBodyFiles = readsBodyFiles
+        self.maximumBodyBytes = maximumBodyBytes
+        self.journalShard = journalShard
     }
 }
 
-/// How a ``StubResponder`` answers one request.
-public enum StubAnswer: Sendable {
-    /// This stub answers, with this response (the next of its sequence, if it has one).
+/// What ``StubResponder/decide(_:at:matchingIn:scenarios:options:)`` gives.
+package enum StubDecision: Sendable {
+    /// Complete and journaled.
+    case ready(StubReply)
+    /// A file or a template must be produced first, off the event loop: ``StubResponder/complete(_:)``.
+    case pending(PendingReply)
+}
+
+/// A matched stub whose body still has to be produced.
+public struct PendingReply: Sendable {
+    let request: StubRequest
+    let location: JournalEntry.Location
+    public let matched: MatchedStub
+    public let response: StubResponse
+    let options: ReplyOptions
+}
+
+/// Transitional (see ``StubResponder/answer(_:matchingIn:scenarios:)``).
+package enum StubAnswer: Sendable {
     case stubbed(MatchedStub, StubResponse)
-    /// The stub matched but its sequence is spent and set to fail after its last response.
     case exhausted(MatchedStub)
-    /// No stub matched; the report says which came closest and why.
     case unmatched(NearMissReport)
 
-    /// The sentence transports report for an exhausted sequence.
-    public static func exhaustedMessage(_ matched: MatchedStub) -> String {
-        "the sequence of stub \"\(matched.stub.name)\" (\(matched.stub.source)) is exhausted and set to fail after its last response"
-    }
+    package static func exhaustedMessage(_ matched: MatchedStub) -> String { StubReply.exhaustedMessage(matched) }
 }

@@ -33,14 +33,7 @@ extension StubInterceptor {
     ) throws(StubLoadingError) {
         let result = StubLoader(options: StubLoadOptions(root: root), logger: logger).load(paths)
         let templates = TemplateRenderer(logger: logger)
-        var problems = result.errors
-        for stub in result.stubSet.stubs {
-            for response in stub.sequence?.responses ?? [stub.response] {
-                if case .template(let template) = response.body {
-                    problems += templates.diagnose(template).filter { $0.severity == .error }
-                }
-            }
-        }
+        let problems = result.errors + templates.diagnose(result.stubSet).filter { $0.severity == .error }
         guard problems.isEmpty else { throw StubLoadingError(diagnostics: problems) }
         self.init(stubs: result.stubSet, options: options, templates: templates, logger: logger)
     }

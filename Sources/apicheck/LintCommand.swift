@@ -53,14 +53,7 @@ struct LintCommand: ParsableCommand {
     func run() throws {
         var result = StubLoader(options: StubLoadOptions(root: root)).load(paths)
         // Templates compile at load time here, so a broken one is found before a request needs it.
-        let templates = TemplateRenderer()
-        var checked = Set<String>()
-        for stub in result.stubSet.stubs {
-            for response in stub.sequence?.responses ?? [stub.response] {
-                guard case .template(let template) = response.body, checked.insert(template.file.url.path + "\u{0}" + template.variables.description).inserted else { continue }
-                result.diagnostics += templates.diagnose(template)
-            }
-        }
+        result.diagnostics += TemplateRenderer().diagnose(result.stubSet)
         let failed = result.hasErrors || (strict && !result.warnings.isEmpty)
         let output = Output()
         switch format {

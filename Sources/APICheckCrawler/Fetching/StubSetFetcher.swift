@@ -6,7 +6,9 @@ import Foundation
 /// ``StubResponder`` the interceptor and the server use (matching, scenarios, sequences,
 /// templates with `baseURL` = the request's origin, body files read when sent).
 ///
-/// Latency is not simulated (a crawl wants answers, not waiting); failure stubs surface as
+/// It delivers the responder's ``StubReply`` as `apicheck serve` would put it on the wire: the same
+/// status, headers and body, the same 404 and 500 problem documents, no body for `HEAD`. Latency
+/// is not simulated (a crawl wants answers, not waiting); failure stubs surface as
 /// ``FetchError``s the way a live network failure would.
 public struct StubSetFetcher: CrawlFetcher {
     public let responder: StubResponder
@@ -23,52 +25,31 @@ public struct StubSetFetcher: CrawlFetcher {
 
     public func fetch(_ request: FetchRequest, maximumBodyBytes: Int, timeout: Duration) async throws(FetchError) -> FetchedResponse {
         let stubRequest = StubRequest(method: request.method, url: request.url, headers: request.headers, body: request.body)
-        switch responder.answer(stubRequest) {
-        case .unmatched(let report):
-            responder.journal.record(JournalEntry(request: stubRequest, url: request.url, outcome: .unmatched(report)))
-            // What `apicheck serve` answers for an unmatched request, so both crawls agree.
-            let problem = StubResponder.problemDocument(for: report)
-            return FetchedResponse(status: 404, headers: [HTTPHeader(name: "Content-Type", value: "application/problem+json")], body: problem)
-        case .exhausted(let matched):
-            throw FetchError(.connectionFailed, StubAnswer.exhaustedMessage(matched))
-        case .stubbed(let matched, let response):
-            responder.journal.record(JournalEntry(
-                request: stubRequest, url: request.url,
-                outcome: .stubbed(stubID: matched.stub.id, stubName: matched.stub.name, status: response.status, failure: response.failure)
-            ))
-            if let failure = response.failure {
-                let kind: FetchError.Kind = failure == .timedOut ? .timedOut : .connectionFailed
-                throw FetchError(kind, "stub \"\(matched.stub.name)\" simulates \(failure.rawValue)")
-            }
-            var body: Data
-            switch response.body {
-            case .bytes(let data):
-                body = data
-            case .file(let file):
-                do {
-                    body = try file.contents(maximumBytes: max(maximumBodyBytes, file.byteCount))
-                } catch {
-                    return FetchedResponse(status: 500, headers: [], body: Data())
-                }
-            case .template(let template):
-                do {
-                    body = try responder.render(template, for: matched, request: stubRequest, baseURL: StubResponder.origin(of: request.url))
-                } catch {
-                    return FetchedResponse(status: 500, headers: [], body: Data())
-                }
-            }
-            var headers = response.headers.filter { !$0.name.caseInsensitiveEquals("Content-Length") }
-            headers += response.cookies.map { HTTPHeader(name: "Set-Cookie", value: $0.setCookieValue) }
-            if request.method == "HEAD" { body = Data() }
-            let truncated = body.count > maximumBodyBytes
-            if truncated { body = body.prefix(maximumBodyBytes) }
-            return FetchedResponse(status: response.status, headers: headers, body: body, isTruncated: truncated)
+        // Files are checked, not read: like a client of `apicheck serve`, the crawl reads a
+        // bounded prefix of what the server would stream.
+        let reply = responder.reply(to: stubRequest, at: .url(request.url), options: ReplyOptions(readsBodyFiles: false))
+        if case .failure(let failure) = reply.kind {
+            throw FetchError(failure == .timedOut ? .timedOut : .connectionFailed, reply.explanation ?? failure.rawValue)
         }
+        guard reply.sendsBody else { return FetchedResponse(status: reply.status, headers: reply.headers, body: Data()) }
+        let body: Data
+        switch reply.body {
+        case .bytes(let data):
+            body = data.count > maximumBodyBytes ? data.prefix(maximumBodyBytes) : data
+        case .file(let file):
+            do {
+                body = try file.contents(maximumBytes: maximumBodyBytes, truncating: true)
+            } catch {
+                // The file changed after the responder checked it: what a server's reset looks like.
+                throw FetchError(.connectionFailed, error.message)
+            }
+        }
+        return FetchedResponse(status: reply.status, headers: reply.headers, body: body, isTruncated: reply.body.count > maximumBodyBytes)
     }
 
     public func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? {
         let stubRequest = StubRequest(method: request.method, url: request.url, headers: request.headers, body: request.body)
-        switch responder.stubs.match(stubRequest, scenarios: responder.scenarios) {
+        switch responder.peek(stubRequest) {
         case .matched(let matched):
             return .answered(stubName: matched.stub.name)
         case .unmatched(let report):
