@@ -35,8 +35,11 @@ extension CrawlReport {
         members.append(("configuration", .value(configuration.jsonValue)))
         members.append(("counts", .value(counts.jsonValue)))
         members.append(("errors", .value(.array(errors.map(\.jsonValue)))))
+        if !requestHeaderNames.isEmpty { members.append(("requestHeaders", .value(.array(requestHeaderNames.map(JSONValue.string))))) }
+        let defects = defects
         let findings = findings
         let checks = checks
+        members.append(("defects", .elements(count: defects.count) { defects[$0].jsonValue }))
         members.append(("findings", .elements(count: findings.count) { findings[$0].jsonValue }))
         members.append(("checks", .elements(count: checks.count) { checks[$0].jsonValue }))
         if let baseline {
@@ -63,9 +66,10 @@ extension CrawlReport {
 
         let versionNode = try reader.member(root, "schemaVersion")
         let version = try reader.countValue(versionNode, "schemaVersion")
-        guard version == Self.currentSchemaVersion else {
+        // Version 1 had no defects (they are derived) and no request header names: read as is.
+        guard version == Self.currentSchemaVersion || version == 1 else {
             throw reader.error(
-                "unsupported report schemaVersion \(version); this apicheck reads version \(Self.currentSchemaVersion)",
+                "unsupported report schemaVersion \(version); this apicheck reads versions 1 and \(Self.currentSchemaVersion)",
                 at: versionNode.position)
         }
 
@@ -119,6 +123,8 @@ extension CrawlReport {
             duration: try reader.duration(try reader.member(root, "durationSeconds"), "durationSeconds"), shard: shard,
             configuration: try RuleConfiguration(try reader.member(root, "configuration"), reader: reader),
             statistics: statistics, checks: checks, findings: findings, errors: errors, baseline: baseline)
+        self.schemaVersion = Self.currentSchemaVersion
+        requestHeaderNames = try reader.strings(root, "requestHeaders")
     }
 }
 
@@ -214,6 +220,7 @@ extension ReportCounts {
             JSONMember("linksSkipped", number(linksSkipped)),
             JSONMember("errors", number(errors)),
             JSONMember("warnings", number(warnings)),
+            JSONMember("defects", number(defects)),
             JSONMember("suppressed", number(suppressed)),
             JSONMember("infrastructureErrors", number(infrastructureErrors)),
         ])
@@ -250,6 +257,7 @@ extension Finding {
         optional("actual", actual)
         members.append(JSONMember("message", .string(message)))
         members.append(JSONMember("fingerprint", .string(fingerprint)))
+        members.append(JSONMember("defect", .string(Defect.id(of: self))))
         return .object(members)
     }
 
@@ -268,6 +276,21 @@ extension Finding {
             format: try reader.optionalString(object, "format"), relPath: try reader.strings(object, "relPath"),
             referrer: try reader.optionalString(object, "referrer"), expected: try reader.optionalString(object, "expected"),
             actual: try reader.optionalString(object, "actual"), message: try reader.string(object, "message"))
+    }
+}
+
+extension Defect {
+    fileprivate var jsonValue: JSONValue {
+        .object([
+            JSONMember("id", .string(id)),
+            JSONMember("rule", .string(rule.rawValue)),
+            JSONMember("severity", .string(severity.rawValue)),
+            JSONMember("title", .string(title)),
+            JSONMember("count", .number(String(count))),
+            JSONMember("places", .array(places.map(JSONValue.string))),
+            JSONMember("reproduction", .string(reproduction)),
+            JSONMember("occurrences", .array(occurrences.map { .string($0.fingerprint) })),
+        ])
     }
 }
 

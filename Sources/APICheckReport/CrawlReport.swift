@@ -19,7 +19,7 @@ import Foundation
 /// not depend on the order concurrent work finished in. Times are kept to the millisecond.
 public struct CrawlReport: Sendable, Hashable {
     /// The version of the JSON report format this library writes.
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
 
     /// The JSON report format version (see docs/reports.md); ``currentSchemaVersion`` for new reports.
     public var schemaVersion: Int
@@ -49,6 +49,12 @@ public struct CrawlReport: Sendable, Hashable {
     public private(set) var errors: [CrawlProblem]
     /// What a baseline suppressed, when one was applied.
     public var baseline: BaselineSummary?
+    /// The names of the headers the crawl sent (`--header`), never their values: reproductions
+    /// show them as shell variables.
+    public var requestHeaderNames: [String] = []
+
+    /// The findings clustered into defects, worst first (see ``Defect``).
+    public var defects: [Defect] { Defect.cluster(findings, requestHeaders: requestHeaderNames) }
 
     /// A report of the current schema version. Checks, findings and errors are de-duplicated and
     /// sorted; times are rounded to the millisecond.
@@ -142,6 +148,7 @@ public struct CrawlReport: Sendable, Hashable {
             case .warning: counts.warnings += 1
             }
         }
+        counts.defects = Set(findings.map { Defect.id(of: $0) }).count
         counts.suppressed = baseline?.suppressed ?? 0
         counts.infrastructureErrors = errors.count
         return counts
@@ -256,6 +263,8 @@ public struct ReportCounts: Sendable, Hashable {
     public var errors = 0
     /// Findings with severity warning.
     public var warnings = 0
+    /// Distinct defects the findings cluster into.
+    public var defects = 0
     /// Findings a baseline suppressed.
     public var suppressed = 0
     /// Infrastructure problems.

@@ -2,7 +2,10 @@
 extension Finding {
     /// `the link does not resolve (expected 2xx, saw 404 Not Found)`.
     package var messageWithEvidence: String {
-        switch (expected, actual) {
+        // Each fact once: evidence the message already states is not repeated.
+        let expected = expected.flatMap { message.contains($0) ? nil : $0 }
+        let actual = actual.flatMap { message.contains($0) ? nil : $0 }
+        return switch (expected, actual) {
         case (let expected?, let actual?): "\(message) (expected \(expected), saw \(actual))"
         case (let expected?, nil): "\(message) (expected \(expected))"
         case (nil, let actual?): "\(message) (saw \(actual))"

@@ -1,17 +1,20 @@
 /// GitHub Actions workflow commands (`--format github`): one `::error` or `::warning`
-/// annotation per finding and per infrastructure error, a `::notice` for stale baseline
-/// entries, then a plain summary line.
+/// annotation per defect (its title, its occurrences and a reproduction) and per infrastructure
+/// error, a `::notice` for stale baseline entries, then a plain summary line.
 ///
 /// ```
-/// ::error title=link-resolves%3A GET https%3A//api.example.com/movies/3/poster::GET https://api.example.com/movies/3/poster — the link does not resolve (expected 2xx, saw 404)%0Apath: root → library → movies[3] → poster
+/// ::error title=link-resolves%3A GET poster links answer 500%3A the target must answer 2xx (2)::GET poster links answer 500: the target must answer 2xx%0A2 occurrences:%0AGET /poster/10CFL via root → library → movies[9].poster%0A…
 /// ```
 ///
 /// Escaping follows the runner: `%`, CR and LF are percent-encoded in the message, and `:` and
 /// `,` as well in property values; untrusted text cannot end a command or start a new one.
-/// GitHub shows at most 10 annotations of each kind per step; errors come first, and the full
-/// list belongs in another format (Markdown for `$GITHUB_STEP_SUMMARY`, SARIF, JUnit).
+/// GitHub shows at most 10 annotations of each kind per step: one per defect keeps a crawl's
+/// defects visible (errors first, then by count); every occurrence is in the JSON report.
 public struct GitHubAnnotationsRenderer: ReportRenderer {
     /// The annotations renderer.
+    /// Occurrences listed in one annotation before the rest are counted.
+    public static let occurrencesPerAnnotation = 20
+
     public init() {}
 
     /// One line per annotation and a summary line.
@@ -21,14 +24,18 @@ public struct GitHubAnnotationsRenderer: ReportRenderer {
             let message = problem.url.map { "\(problem.message) (\($0))" } ?? problem.message
             lines.append(command("error", title: "\(report.tool.name): crawl error", message: message))
         }
-        let ordered = report.findings.filter { $0.severity == .error } + report.findings.filter { $0.severity == .warning }
-        for finding in ordered {
+        // One annotation per defect, worst first: GitHub shows at most 10 error and 10 warning
+        // annotations per step, so per-occurrence annotations would hide most defects.
+        let display = OccurrenceDisplay(root: report.root)
+        for defect in report.defects {
+            let shown = defect.occurrences.prefix(Self.occurrencesPerAnnotation)
+            var message = "\(defect.title)\n\(defect.count) \(defect.count == 1 ? "occurrence" : "occurrences"):"
+            for finding in shown { message += "\n\(finding.method) \(display.url(finding.url)) via \(finding.relPathDescription)" }
+            if shown.count < defect.count { message += "\n… and \(defect.count - shown.count) more (see the JSON report)" }
+            message += "\nreproduce: \(defect.reproduction)"
             lines.append(
                 command(
-                    finding.severity == .error ? "error" : "warning", title: "\(finding.rule): \(finding.method) \(finding.url)",
-                    message: finding.plainLines.dropFirst().reduce("\(finding.method) \(finding.url) — \(finding.messageWithEvidence)") {
-                        $0 + "\n" + $1
-                    }))
+                    defect.severity == .error ? "error" : "warning", title: "\(defect.rule): \(defect.title) (\(defect.count))", message: message))
         }
         if let baseline = report.baseline, !baseline.stale.isEmpty {
             let entries = baseline.stale.map { "\($0.rule) \($0.method) \($0.url) [\($0.fingerprint)]" }
@@ -39,8 +46,9 @@ public struct GitHubAnnotationsRenderer: ReportRenderer {
                         + entries.joined(separator: "\n")))
         }
         let counts = report.counts
-        var summary = "\(report.tool.name): \(counts.errors) error\(counts.errors == 1 ? "" : "s"), "
-            + "\(counts.warnings) warning\(counts.warnings == 1 ? "" : "s") in \(counts.linksChecked) checked "
+        var summary = "\(report.tool.name): \(counts.defects) defect\(counts.defects == 1 ? "" : "s") "
+            + "(\(counts.errors) error\(counts.errors == 1 ? "" : "s"), "
+            + "\(counts.warnings) warning\(counts.warnings == 1 ? "" : "s")) in \(counts.linksChecked) checked "
             + "link\(counts.linksChecked == 1 ? "" : "s") (\(counts.linksNotChecked) not checked, \(counts.linksSkipped) skipped)"
         if report.baseline != nil { summary += ", \(counts.suppressed) suppressed by the baseline" }
         summary += "; exit code \(report.exitCode.rawValue)."

@@ -1,18 +1,12 @@
 /// JUnit XML (`--format junit`) in the de facto Ant schema that GitHub test reporters, GitLab
 /// and Jenkins read.
 ///
-/// - One `<testsuite>` per resource: the links found on it (its checked links, by referrer;
-///   the root's own check belongs to the root's suite) and the findings about the resource
-///   itself. A suite then reads like a page of the API with its links as cases, and a broken
-///   resource shows up as one red suite. (Per rule would split one link's findings over
-///   several suites, and a rule is not a test.)
-/// - One `<testcase>` per checked link, named `METHOD url via root → … → rel`. Findings that
-///   concern no checked link (e.g. `format-shape` of a representation) get a case of their own,
-///   named `METHOD url`.
-/// - Failing findings (errors; warnings too under `--strict`) become one `<failure>` per case:
-///   `type` is the first failing rule id, `message` its message, the body lists them all (the
-///   Ant schema allows one failure per case). Other warnings go to the case's `<system-out>`.
-/// - Links not checked or skipped are `<skipped message="…"/>`.
+/// - One `<testsuite>` per rule. Each **defect** of the rule is a `<testcase>` named after its
+///   title, with a `<failure>` when it fails the crawl (an error; a warning too under
+///   `--strict`) or its text in `<system-out>` otherwise; the body lists every occurrence
+///   (`METHOD url via root → …`) and the reproduction. A rule without defects has one passing
+///   case, so a clean crawl reads as passed tests rather than no tests.
+/// - Links not checked or skipped: one `<skipped>` case per reason, in a suite of their own.
 /// - Infrastructure errors are `<error>`s in a suite named after the tool.
 ///
 /// All text is escaped; characters XML 1.0 cannot carry at all are written as `\u{…}`.
@@ -24,40 +18,34 @@ public struct JUnitReportRenderer: ReportRenderer {
         var name: String
         var classname: String
         var time: Duration?
-        var findings: [Finding]
+        var defect: Defect?
         var skipped: String?
     }
 
     /// The JUnit XML document, UTF-8, with a trailing newline.
     public func render(_ report: CrawlReport) -> String {
         var suites: [String: [TestCase]] = [:]
-        var attached = Set<LinkKey>()
-        let findingsByLink = report.findingsByLink
-        for check in report.checks {
-            let suite = check.referrer ?? report.root
-            let findings = findingsByLink[check.linkKey] ?? []
-            attached.insert(check.linkKey)
-            var skipped: String?
-            switch check.outcome {
-            case .notChecked(let reason): skipped = reason.isEmpty ? "not checked" : "not checked: " + reason
-            case .skipped(let reason): skipped = reason.isEmpty ? "skipped" : "skipped: " + reason
-            case .passed, .failed: break
+        let defects = report.defects
+        let display = OccurrenceDisplay(root: report.root)
+        let checkedLinks = report.checks.filter { $0.outcome.wasChecked }.count
+        for rule in RuleID.allCases.sorted() where report.configuration.level(for: rule) != .off {
+            let suite = "\(report.tool.name).\(rule.rawValue)"
+            let cases = defects.filter { $0.rule == rule }.map { defect in
+                TestCase(name: "\(defect.title) [\(defect.id)]", classname: suite, time: nil, defect: defect, skipped: nil)
             }
-            let name = "\(check.method) \(check.url) via \(check.relPathDescription)"
-            suites[suite, default: []].append(
-                TestCase(name: name, classname: suite, time: check.duration, findings: findings, skipped: skipped))
+            suites[suite] = cases.isEmpty
+                ? [TestCase(name: "no \(rule.rawValue) defects in \(checkedLinks) checked links", classname: suite, time: nil, defect: nil, skipped: nil)]
+                : cases
         }
-        // Findings without a checked link: one case per resource and method, in report order.
-        var loose: [String: Int] = [:]
-        for finding in report.findings where !attached.contains(finding.linkKey) {
-            let suite = finding.referrer ?? finding.url
-            let name = "\(finding.method) \(finding.url)"
-            let key = suite + "\u{0}" + name
-            if let index = loose[key] {
-                suites[suite]?[index].findings.append(finding)
-            } else {
-                loose[key] = suites[suite, default: []].count
-                suites[suite, default: []].append(TestCase(name: name, classname: suite, time: nil, findings: [finding], skipped: nil))
+        let unchecked = UncheckedGroup.groups(of: report.checks.filter { !$0.outcome.wasChecked })
+        if !unchecked.isEmpty {
+            let suite = "\(report.tool.name).unchecked"
+            suites[suite] = unchecked.map { group in
+                let examples = group.checks.prefix(3).map { "\($0.method) \(display.url($0.url))" }.joined(separator: ", ")
+                let more = group.checks.count > 3 ? " … and \(group.checks.count - 3) more" : ""
+                return TestCase(
+                    name: "\(group.checks.first?.outcome.name ?? "skipped"): \(group.reason.isEmpty ? "no reason given" : group.reason) (\(group.checks.count))",
+                    classname: suite, time: nil, defect: nil, skipped: examples + more)
             }
         }
 
@@ -66,7 +54,7 @@ public struct JUnitReportRenderer: ReportRenderer {
         var totals = (tests: 0, failures: 0, errors: 0, skipped: 0)
         for suiteName in suites.keys.sorted() {
             let cases = suites[suiteName] ?? []
-            let failures = cases.filter { $0.findings.contains { fails($0.severity) } }.count
+            let failures = cases.filter { $0.defect.map { fails($0.severity) } ?? false }.count
             let skipped = cases.filter { $0.skipped != nil }.count
             let time = cases.reduce(Duration.zero) { $0 + ($1.time ?? .zero) }
             totals.tests += cases.count
@@ -77,7 +65,7 @@ public struct JUnitReportRenderer: ReportRenderer {
                     + "skipped=\"\(skipped)\" time=\"\(ReportTime.secondsText(time))\" "
                     + "timestamp=\"\(ReportTime.iso8601(report.startTime))\">")
             for testCase in cases {
-                body.append(contentsOf: render(testCase, fails: fails))
+                body.append(contentsOf: render(testCase, fails: fails, display: display))
             }
             body.append("  </testsuite>")
         }
@@ -107,29 +95,25 @@ public struct JUnitReportRenderer: ReportRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func render(_ testCase: TestCase, fails: (Severity) -> Bool) -> [String] {
-        var lines: [String] = []
+    private func render(_ testCase: TestCase, fails: (Severity) -> Bool, display: OccurrenceDisplay) -> [String] {
         let time = ReportTime.secondsText(testCase.time ?? .zero)
-        let failing = testCase.findings.filter { fails($0.severity) }
-        let other = testCase.findings.filter { !fails($0.severity) }
         let opening = "    <testcase name=\"\(x(testCase.name))\" classname=\"\(x(testCase.classname))\" time=\"\(time)\""
-        if failing.isEmpty, other.isEmpty, testCase.skipped == nil {
-            return [opening + "/>"]
+        if let defect = testCase.defect {
+            var text = "\(defect.severity)[\(defect.rule)] \(defect.title)\n\(defect.count) \(defect.count == 1 ? "occurrence" : "occurrences"):"
+            for finding in defect.occurrences {
+                text += "\n\(finding.method) \(display.url(finding.url)) via \(finding.relPathDescription)"
+                if let link = finding.linkDescription { text += "\n  link: \(link)" }
+            }
+            text += "\nreproduce: \(defect.reproduction)"
+            if fails(defect.severity) {
+                return [opening + ">", "      <failure type=\"\(x(defect.rule.rawValue))\" message=\"\(x(defect.title))\">\(x(text))</failure>", "    </testcase>"]
+            }
+            return [opening + ">", "      <system-out>\(x(text))</system-out>", "    </testcase>"]
         }
-        lines.append(opening + ">")
-        if let first = failing.first {
-            let message = failing.count == 1 ? first.messageWithEvidence : "\(failing.count) findings; first: \(first.messageWithEvidence)"
-            let text = failing.map { $0.plainLines.joined(separator: "\n") }.joined(separator: "\n\n")
-            lines.append("      <failure type=\"\(x(first.rule.rawValue))\" message=\"\(x(message))\">\(x(text))</failure>")
-        } else if let skipped = testCase.skipped {
-            lines.append("      <skipped message=\"\(x(skipped))\"/>")
+        if let skipped = testCase.skipped {
+            return [opening + ">", "      <skipped message=\"\(x(skipped))\"/>", "    </testcase>"]
         }
-        if !other.isEmpty {
-            let text = other.map { $0.plainLines.joined(separator: "\n") }.joined(separator: "\n\n")
-            lines.append("      <system-out>\(x(text))</system-out>")
-        }
-        lines.append("    </testcase>")
-        return lines
+        return [opening + "/>"]
     }
 
     private func x(_ text: String) -> String { Escaping.xml(text) }

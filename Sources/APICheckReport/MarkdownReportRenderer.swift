@@ -1,16 +1,23 @@
+import Foundation
+
 /// GitHub-flavoured Markdown (`--format markdown`) for a pull-request comment or
-/// `$GITHUB_STEP_SUMMARY`: a verdict heading, a table of counts, then one table of findings per
-/// rule. Untrusted text is escaped for table cells (pipes, HTML, emphasis; line breaks as `<br>`).
+/// `$GITHUB_STEP_SUMMARY`: a verdict heading, a table of counts, then one table row per defect
+/// (worst first) with its rule, title, count, up to three example occurrences (every one with
+/// ``listsEveryOccurrence``) and a reproduction. Untrusted text is escaped for table cells
+/// (pipes, HTML, emphasis; line breaks as `<br>`).
 ///
 /// GitHub caps a step summary at 1 MiB and a comment at 65,536 characters, so at most
-/// ``maximumFindings`` rows are written, with a note of how many were left out.
+/// ``maximumFindings`` defect rows are written, with a note of how many were left out.
 public struct MarkdownReportRenderer: ReportRenderer {
-    /// How many finding rows to write in all before summarising the rest.
+    /// How many defect rows to write in all before summarising the rest.
     public var maximumFindings: Int
+    /// Whether each defect's row lists every occurrence, not three examples.
+    public var listsEveryOccurrence: Bool
 
-    /// A renderer writing at most `maximumFindings` finding rows.
-    public init(maximumFindings: Int = 500) {
+    /// A renderer writing at most `maximumFindings` defect rows.
+    public init(maximumFindings: Int = 500, listsEveryOccurrence: Bool = false) {
         self.maximumFindings = max(0, maximumFindings)
+        self.listsEveryOccurrence = listsEveryOccurrence
     }
 
     /// The Markdown document with a trailing newline.
@@ -41,7 +48,7 @@ public struct MarkdownReportRenderer: ReportRenderer {
         var rows: [(String, Int)] = [
             ("Resources fetched", counts.resourcesFetched), ("Requests", counts.requests), ("Links found", counts.linksFound),
             ("Links checked", counts.linksChecked), ("Links not checked", counts.linksNotChecked),
-            ("Links skipped", counts.linksSkipped), ("Errors", counts.errors), ("Warnings", counts.warnings),
+            ("Links skipped", counts.linksSkipped), ("Defects", counts.defects), ("Errors", counts.errors), ("Warnings", counts.warnings),
         ]
         if report.baseline != nil { rows.append(("Suppressed by the baseline", counts.suppressed)) }
         if counts.infrastructureErrors > 0 { rows.append(("Infrastructure errors", counts.infrastructureErrors)) }
@@ -56,34 +63,25 @@ public struct MarkdownReportRenderer: ReportRenderer {
             }
         }
 
-        var remaining = maximumFindings
-        var omitted = 0
-        for rule in RuleID.allCases.sorted() {
-            let findings = report.findings.filter { $0.rule == rule }
-            guard !findings.isEmpty else { continue }
+        let defects = report.defects
+        let display = OccurrenceDisplay(root: report.root)
+        if !defects.isEmpty {
             lines.append("")
-            lines.append("### `\(rule.rawValue)` (\(findings.count)): \(md(rule.summary))")
+            lines.append("### Defects (\(defects.count))")
             lines.append("")
-            guard remaining > 0 else {
-                omitted += findings.count
-                lines.append("_Not listed: the row limit was reached._")
-                continue
-            }
-            lines.append("| Severity | Method | URL | Path | Message |")
-            lines.append("|---|---|---|---|---|")
-            for finding in findings.prefix(remaining) {
-                var message = finding.messageWithEvidence
-                if let link = finding.linkDescription { message += "\nlink: " + link }
-                if let types = finding.typeDescription { message += "\ntype: " + types }
+            lines.append("| | Rule | Defect | Links | Examples | Reproduce |")
+            lines.append("|---|---|---|---:|---|---|")
+            for defect in defects.prefix(maximumFindings) {
+                let shown = listsEveryOccurrence ? defect.occurrences[...] : defect.occurrences.prefix(TextReportRenderer.exampleCount)
+                var examples = shown.map { md("\($0.method) \(display.url($0.url)) via \($0.relPathDescription)") }.joined(separator: "<br>")
+                if shown.count < defect.count { examples += "<br>… and \(defect.count - shown.count) more" }
                 lines.append(
-                    "| \(finding.severity) | \(md(finding.method)) | \(md(finding.url)) | \(md(finding.relPathDescription)) | \(md(message)) |")
+                    "| \(defect.severity) | `\(defect.rule.rawValue)` | \(md(defect.title)) | \(defect.count) | \(examples) | `\(defect.reproduction.replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "|", with: "\\|"))` |")
             }
-            if findings.count > remaining { omitted += findings.count - remaining }
-            remaining = max(0, remaining - findings.count)
-        }
-        if omitted > 0 {
-            lines.append("")
-            lines.append("_\(omitted) more \(plural(omitted, "finding")) not shown; see the JSON or SARIF report for all of them._")
+            if defects.count > maximumFindings {
+                lines.append("")
+                lines.append("_\(defects.count - maximumFindings) more \(plural(defects.count - maximumFindings, "defect")) not shown; see the JSON or SARIF report for all of them._")
+            }
         }
         if report.findings.isEmpty && report.errors.isEmpty {
             lines.append("")

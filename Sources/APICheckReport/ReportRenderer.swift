@@ -39,14 +39,14 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable, CustomString
 
     /// The renderer for this format. `useColor` only affects `text`: pass true only when
     /// writing to a terminal (and `NO_COLOR` is unset).
-    public func renderer(useColor: Bool = false) -> any ReportRenderer {
+    public func renderer(useColor: Bool = false, verbose: Bool = false) -> any ReportRenderer {
         switch self {
-        case .text: TextReportRenderer(useColor: useColor)
+        case .text: TextReportRenderer(useColor: useColor, listsEveryOccurrence: verbose)
         case .json: JSONReportRenderer()
         case .junit: JUnitReportRenderer()
         case .github: GitHubAnnotationsRenderer()
         case .sarif: SARIFReportRenderer()
-        case .markdown: MarkdownReportRenderer()
+        case .markdown: MarkdownReportRenderer(listsEveryOccurrence: verbose)
         }
     }
 

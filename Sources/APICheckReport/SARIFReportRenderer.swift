@@ -2,19 +2,19 @@ import APICheckJSON
 import Foundation
 
 /// SARIF 2.1.0 (`--format sarif`) for code-scanning dashboards: one run, every rule in
-/// `tool.driver.rules` with its description, help and default level, one result per finding.
+/// `tool.driver.rules` with its description, help and default level, one result per defect.
 ///
-/// A result's location is the URL it concerns (`physicalLocation.artifactLocation.uri`,
-/// percent-encoded where the URL is not a valid URI reference, e.g. an unexpanded template), with
-/// logical locations for the path of rels and the source pointer, and the referrer as a related
-/// location. `partialFingerprints["apicheck/v1"]` is ``Finding/fingerprint``, so dashboards
-/// track a finding across runs the way baselines do. Infrastructure errors are tool execution
+/// A result's locations are its occurrences: each the URL it concerns
+/// (`physicalLocation.artifactLocation.uri`, percent-encoded where the URL is not a valid URI
+/// reference, e.g. an unexpanded template), with logical locations for the path of rels and the
+/// source pointer. `partialFingerprints["apicheck/defect/v1"]` is ``Defect/id``, so dashboards
+/// track a defect across runs however many links it touches. Infrastructure errors are tool execution
 /// notifications of the invocation, which then is not successful.
 public struct SARIFReportRenderer: ReportRenderer {
     /// The SARIF 2.1.0 schema (OASIS, errata 01).
     public static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-    /// The key of ``Finding/fingerprint`` in `partialFingerprints`.
-    public static let fingerprintKey = "apicheck/v1"
+    /// The key of ``Defect/id`` in `partialFingerprints` (a defect keeps its id across runs).
+    public static let fingerprintKey = "apicheck/defect/v1"
 
     /// The SARIF renderer.
     public init() {}
@@ -64,7 +64,7 @@ public struct SARIFReportRenderer: ReportRenderer {
             JSONMember("tool", .object([JSONMember("driver", .object(driver))])),
             JSONMember("invocations", .array([invocation])),
             JSONMember("columnKind", "unicodeCodePoints"),
-            JSONMember("results", .array(report.findings.map { result($0, ruleIndex: rules.firstIndex(of: $0.rule) ?? 0) })),
+            JSONMember("results", .array(report.defects.map { result($0, ruleIndex: rules.firstIndex(of: $0.rule) ?? 0) })),
             JSONMember("properties", .object(properties)),
         ])
         return .object([
@@ -90,7 +90,45 @@ public struct SARIFReportRenderer: ReportRenderer {
         ])
     }
 
-    private func result(_ finding: Finding, ruleIndex: Int) -> JSONValue {
+    /// One result per defect: its first occurrence as the location, every occurrence (URL,
+    /// method, rel path, link) as a location too, and the defect id as the fingerprint, so a
+    /// defect keeps its identity across runs however many links it touches.
+    private func result(_ defect: Defect, ruleIndex: Int) -> JSONValue {
+        var members: [JSONMember] = [
+            JSONMember("ruleId", .string(defect.rule.rawValue)),
+            JSONMember("ruleIndex", .number(String(ruleIndex))),
+            JSONMember("level", .string(defect.severity.rawValue)),
+            JSONMember("message", .object([JSONMember("text", .string("\(defect.title) (\(defect.count) \(defect.count == 1 ? "occurrence" : "occurrences"))"))])),
+            JSONMember("locations", .array(defect.occurrences.map(location))),
+        ]
+        // The resources the links were found on, each once.
+        var referrers: [String] = []
+        for finding in defect.occurrences { if let referrer = finding.referrer, !referrers.contains(referrer) { referrers.append(referrer) } }
+        if !referrers.isEmpty {
+            members.append(
+                JSONMember(
+                    "relatedLocations",
+                    .array(referrers.enumerated().map { index, referrer in
+                        var related = physicalLocationMembers(referrer)
+                        related.insert(JSONMember("id", .number(String(index + 1))), at: 0)
+                        related.append(JSONMember("message", .object([JSONMember("text", "A resource the link was found on.")])))
+                        return .object(related)
+                    })))
+        }
+        members.append(JSONMember("partialFingerprints", .object([JSONMember(Self.fingerprintKey, .string(defect.id))])))
+        members.append(
+            JSONMember(
+                "properties",
+                .object([
+                    JSONMember("count", .number(String(defect.count))),
+                    JSONMember("places", .array(defect.places.map(JSONValue.string))),
+                    JSONMember("reproduction", .string(defect.reproduction)),
+                    JSONMember("occurrenceFingerprints", .array(defect.occurrences.map { .string($0.fingerprint) })),
+                ])))
+        return .object(members)
+    }
+
+    private func location(_ finding: Finding) -> JSONValue {
         var logical: [JSONValue] = [
             .object([
                 JSONMember("name", .string(finding.relPath.last ?? "root")),
@@ -105,44 +143,14 @@ public struct SARIFReportRenderer: ReportRenderer {
                     JSONMember("fullyQualifiedName", .string(pointerLocation(finding.referrer ?? finding.url, pointer))),
                 ]))
         }
-        var location = physicalLocationMembers(finding.url)
-        location.append(JSONMember("logicalLocations", .array(logical)))
-
-        var members: [JSONMember] = [
-            JSONMember("ruleId", .string(finding.rule.rawValue)),
-            JSONMember("ruleIndex", .number(String(ruleIndex))),
-            JSONMember("level", .string(finding.severity.rawValue)),
-            JSONMember("message", .object([JSONMember("text", .string("\(finding.method) \(finding.url): \(finding.messageWithEvidence)"))])),
-            JSONMember("locations", .array([.object(location)])),
-        ]
-        if let referrer = finding.referrer {
-            var related = physicalLocationMembers(referrer)
-            related.insert(JSONMember("id", 1), at: 0)
-            related.append(JSONMember("message", .object([JSONMember("text", "The resource the link was found on.")])))
-            members.append(JSONMember("relatedLocations", .array([.object(related)])))
-        }
-        members.append(JSONMember("partialFingerprints", .object([JSONMember(Self.fingerprintKey, .string(finding.fingerprint))])))
-
-        var properties: [JSONMember] = [
-            JSONMember("method", .string(finding.method)),
-            JSONMember("relPath", .array(finding.relPath.map(JSONValue.string))),
-        ]
-        func optional(_ key: String, _ value: String?) {
-            if let value { properties.append(JSONMember(key, .string(value))) }
-        }
-        optional("rel", finding.rel)
-        optional("sourcePointer", finding.sourcePointer)
-        optional("format", finding.format)
-        optional("declaredType", finding.declaredType)
-        optional("servedType", finding.servedType)
-        optional("expected", finding.expected)
-        optional("actual", finding.actual)
-        members.append(JSONMember("properties", .object(properties)))
+        var members = physicalLocationMembers(finding.url)
+        members.append(JSONMember("logicalLocations", .array(logical)))
+        var text = "\(finding.method) \(finding.url) via \(finding.relPathDescription)"
+        if let link = finding.linkDescription { text += "; link: \(link)" }
+        members.append(JSONMember("message", .object([JSONMember("text", .string(text))])))
         return .object(members)
     }
 
-    /// A JSON pointer is a URI fragment (RFC 6901 §6); other pointers (XPath, `Link header`)
-    /// are written beside the URL.
     private func pointerLocation(_ url: String, _ pointer: String) -> String {
         pointer.hasPrefix("/") && !url.contains("#") ? url + "#" + pointer : url + " (" + pointer + ")"
     }

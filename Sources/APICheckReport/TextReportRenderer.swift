@@ -1,27 +1,34 @@
-/// The human report (`--format text`): findings grouped by the resource they concern, then the
-/// links that were not checked or skipped, infrastructure errors, baseline notes and a summary.
+/// The human report (`--format text`): one entry per defect, worst first, each with what is wrong
+/// and how to fix it, how many links it concerns, up to three example occurrences and (for
+/// errors) a command that reproduces it; then the links that were not checked or skipped,
+/// infrastructure errors, baseline notes and a summary.
 ///
 /// ```
-/// https://api.example.com/movies/3/poster
-///   error[link-resolves] GET https://api.example.com/movies/3/poster — the link does not resolve (expected 2xx, saw 404 Not Found)
-///     path: root → library → movies[3] → poster
-///     link: rel poster at /_links/poster (HAL) on https://api.example.com/movies/3
+/// error[link-resolves] GET poster links answer 500: the target must answer 2xx (2 links)
+///   e.g. GET /poster/10CFL via root → library → movies[9].poster; GET /poster/10CFL via root → library → movies[9].self → poster
+///   reproduce: curl -i 'http://localhost:3000/poster/10CFL'
 ///
-/// Summary: 4 resources fetched, 5 requests; 6 links: 4 checked, 1 not checked, 1 skipped; 1 error, 0 warnings. Failed (exit 1).
+/// Summary: 27 resources fetched, 27 requests; 78 links: 78 checked, 0 not checked, 0 skipped; 13 defects (6 errors, 7 warnings) in 116 findings. Failed (exit 1).
 /// ```
 ///
-/// Colour (ANSI) only when ``useColor`` is set; untrusted text never carries control characters
-/// to the terminal.
+/// With ``listsEveryOccurrence`` every occurrence is listed with its link and types. Colour (ANSI)
+/// only when ``useColor`` is set; untrusted text never carries control characters to the terminal.
 public struct TextReportRenderer: ReportRenderer {
     /// Whether to use ANSI colours. The CLI sets it for a terminal without `NO_COLOR`.
     public var useColor: Bool
     /// Whether to list the links that were not checked or skipped, with their reasons.
     public var listsUncheckedLinks: Bool
+    /// Whether to list every occurrence of each defect (`--verbose`), not three examples.
+    public var listsEveryOccurrence: Bool
+
+    /// Examples shown per defect without ``listsEveryOccurrence``.
+    public static let exampleCount = 3
 
     /// A renderer; no colour unless asked.
-    public init(useColor: Bool = false, listsUncheckedLinks: Bool = true) {
+    public init(useColor: Bool = false, listsUncheckedLinks: Bool = true, listsEveryOccurrence: Bool = false) {
         self.useColor = useColor
         self.listsUncheckedLinks = listsUncheckedLinks
+        self.listsEveryOccurrence = listsEveryOccurrence
     }
 
     /// The text report with a trailing newline.
@@ -31,25 +38,25 @@ public struct TextReportRenderer: ReportRenderer {
         if let shard = report.shard { heading += " (shard \(shard))" }
         lines.append(style(heading, .bold))
 
-        var currentURL: String?
-        for finding in report.findings {
-            if finding.url != currentURL {
-                currentURL = finding.url
-                lines.append("")
-                lines.append(style(clean(finding.url), .bold))
-            }
-            lines.append(contentsOf: describe(finding))
+        let defects = report.defects
+        if !defects.isEmpty { lines.append("") }
+        let display = OccurrenceDisplay(root: report.root)
+        for defect in defects {
+            lines.append(contentsOf: describe(defect, display: display))
         }
 
         if listsUncheckedLinks {
-            let notChecked = report.checks.filter { if case .notChecked = $0.outcome { true } else { false } }
-            let skipped = report.checks.filter { if case .skipped = $0.outcome { true } else { false } }
-            for (title, checks) in [("Not checked", notChecked), ("Skipped", skipped)] where !checks.isEmpty {
+            for (title, outcome) in [("Not checked", "notChecked"), ("Skipped", "skipped")] {
+                let groups = UncheckedGroup.groups(of: report.checks.filter { $0.outcome.name == outcome })
+                guard !groups.isEmpty else { continue }
                 lines.append("")
                 lines.append(style(title + ":", .bold))
-                for check in checks {
-                    var line = "  \(clean(check.method)) \(clean(check.url)) (\(clean(check.relPathDescription)))"
-                    if let reason = check.outcome.reason, !reason.isEmpty { line += " — " + clean(reason) }
+                for group in groups {
+                    let count = group.checks.count
+                    var line = "  \(clean(group.reason.isEmpty ? "no reason given" : group.reason)) (\(count) \(plural(count, "link")))"
+                    let shown = listsEveryOccurrence ? group.checks[...] : group.checks.prefix(Self.exampleCount)
+                    line += ": " + shown.map { "\(clean($0.method)) \(clean(display.url($0.url)))" }.joined(separator: ", ")
+                    if shown.count < count { line += " … and \(count - shown.count) more" }
                     lines.append(line)
                 }
             }
@@ -80,12 +87,25 @@ public struct TextReportRenderer: ReportRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func describe(_ finding: Finding) -> [String] {
-        let label = style(finding.severity.rawValue, finding.severity == .error ? .red : .yellow) + "[\(finding.rule)]"
-        var lines = ["  \(label) \(clean(finding.method)) \(clean(finding.url)) — \(clean(finding.messageWithEvidence))"]
-        lines.append(style("    path: " + clean(finding.relPathDescription), .dim))
-        if let link = finding.linkDescription { lines.append(style("    link: " + clean(link), .dim)) }
-        if let types = finding.typeDescription { lines.append(style("    type: " + clean(types), .dim)) }
+    private func describe(_ defect: Defect, display: OccurrenceDisplay) -> [String] {
+        let label = style(defect.severity.rawValue, defect.severity == .error ? .red : .yellow) + "[\(defect.rule)]"
+        let noun = defect.occurrences.contains { $0.rel != nil } ? "link" : "finding"
+        var lines = ["\(label) \(clean(defect.title)) (\(defect.count) \(plural(defect.count, noun)))"]
+        if listsEveryOccurrence {
+            for finding in defect.occurrences {
+                lines.append("  - \(clean(finding.method)) \(clean(display.url(finding.url))) via \(clean(finding.relPathDescription))")
+                if let link = finding.linkDescription { lines.append(style("    link: " + clean(link), .dim)) }
+                if let types = finding.typeDescription { lines.append(style("    type: " + clean(types), .dim)) }
+            }
+        } else {
+            let shown = defect.occurrences.prefix(Self.exampleCount)
+            var line = "  e.g. " + shown.map { "\(clean($0.method)) \(clean(display.url($0.url))) via \(clean($0.relPathDescription))" }.joined(separator: "; ")
+            if shown.count < defect.count { line += " … and \(defect.count - shown.count) more" }
+            lines.append(style(line, .dim))
+        }
+        if defect.severity == .error || listsEveryOccurrence {
+            lines.append(style("  reproduce: " + clean(defect.reproduction), .dim))
+        }
         return lines
     }
 
@@ -95,7 +115,8 @@ public struct TextReportRenderer: ReportRenderer {
             + "\(counts.requests) \(plural(counts.requests, "request")); "
             + "\(counts.linksFound) \(plural(counts.linksFound, "link")): \(counts.linksChecked) checked, "
             + "\(counts.linksNotChecked) not checked, \(counts.linksSkipped) skipped; "
-            + "\(counts.errors) \(plural(counts.errors, "error")), \(counts.warnings) \(plural(counts.warnings, "warning"))"
+            + "\(counts.defects) \(plural(counts.defects, "defect")) in \(counts.errors + counts.warnings) \(plural(counts.errors + counts.warnings, "finding")) "
+            + "(\(counts.errors) \(plural(counts.errors, "error")), \(counts.warnings) \(plural(counts.warnings, "warning")))"
         if report.baseline != nil { text += ", \(counts.suppressed) suppressed by the baseline" }
         if counts.infrastructureErrors > 0 {
             text += "; \(counts.infrastructureErrors) infrastructure \(plural(counts.infrastructureErrors, "error"))"

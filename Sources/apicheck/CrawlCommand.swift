@@ -131,8 +131,10 @@ struct CrawlCommand: AsyncParsableCommand {
             crawlReport = await Crawler(fetcher: fetcher, options: options, logger: logger).run(tool: tool, progress: progress?.update)
         }
         progress?.finish()
+        var finished = crawlReport
+        finished.requestHeaderNames = options.headers.map(\.name)
         let writing = ContinuousClock.now
-        let code = try report.emit(crawlReport, redaction: options.redaction)
+        let code = try report.emit(finished, redaction: options.redaction)
         logger.debug("report written in \(ContinuousClock.now - writing)")
         if code != 0 { throw ExitCode(code) }
     }

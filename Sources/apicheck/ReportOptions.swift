@@ -64,6 +64,9 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "Fail (exit 1) on warnings too, not only on errors.")
     var strict = false
 
+    @Flag(name: .shortAndLong, help: "List every occurrence of each defect (text and Markdown), not three examples.")
+    var verbose = false
+
     func validate() throws {
         do {
             _ = try RuleConfiguration(parsing: ruleSettings, strict: strict)
@@ -147,7 +150,7 @@ struct ReportOptions: ParsableArguments {
         if let baseline { report = baseline.apply(to: report) }
 
         let useColor = format == .text && outputPath == nil && Output().useColor
-        let renderer = format.renderer(useColor: useColor)
+        let renderer = format.renderer(useColor: useColor, verbose: verbose)
         if let outputPath {
             try AtomicFile.write(to: outputPath) { sink in try renderer.render(report, chunkBytes: ReportChunk.defaultSize, to: sink) }
         } else {

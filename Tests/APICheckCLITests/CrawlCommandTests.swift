@@ -7,14 +7,22 @@ import Testing
     @Test func aStubSetWithDefectsExitsOneAndEveryFormatRenders() throws {
         let text = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix"])
         #expect(text.status == 1, "\(text.stderr)")
-        #expect(text.stdout.contains("error[link-resolves] GET http://localhost:3000/poster/10CFL"))
-        #expect(text.stdout.contains("root → library → movies[9].poster"))
+        #expect(text.stdout.contains("error[link-resolves] GET poster links answer 500: the target must answer 2xx (2 links)\n"))
+        #expect(text.stdout.contains("  e.g. GET /poster/10CFL via root → library → movies[9].self → poster; GET /poster/10CFL via root → library → movies[9].poster\n"))
+        #expect(text.stdout.contains("  reproduce: curl -i 'http://localhost:3000/poster/10CFL'\n"))
+        // Defects, not occurrences: the demo's 116 findings fit a screen, no defect twice.
+        let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 40, "\(lines.count) lines")
+        let entries = lines.filter { $0.hasPrefix("error[") || $0.hasPrefix("warning[") }
+        #expect(entries.count == 13 && Set(entries).count == entries.count, "\(entries)")
+        #expect(text.stdout.contains("13 defects in 116 findings (42 errors, 74 warnings)"))
         #expect(!text.stdout.contains("\u{1B}["), "no colour through a pipe")
 
         let json = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--format", "json"])
         #expect(json.status == 1)
         let report = try JSONParser().parseValue(Array(json.stdout.utf8))
-        #expect(report["schemaVersion"] == 1)
+        #expect(report["schemaVersion"] == 2)
+        #expect(report.value(at: "/counts/defects") == 13)
         guard case .array(let findings)? = report["findings"] else {
             Issue.record("no findings array")
             return
@@ -59,7 +67,7 @@ import Testing
         for phase in ["resources in", "rules evaluated for", "report assembled in", "report written in"] {
             #expect(debug.stderr.contains(phase), "\(phase): \(debug.stderr.suffix(500))")
         }
-        #expect(try JSONParser().parseValue(Array(debug.stdout.utf8))["schemaVersion"] == 1, "stdout stays a clean report")
+        #expect(try JSONParser().parseValue(Array(debug.stdout.utf8))["schemaVersion"] == 2, "stdout stays a clean report")
     }
 
     @Test func anUnreachableRootIsAnInfrastructureError() throws {

@@ -102,13 +102,14 @@ import Testing
         case "text":
             #expect(out.contains("apicheck 9.9.9 crawl of https://api.example.com/\n"), "\(out)")
             #expect(!out.contains("(shard"), "a merged report is no shard")
-            #expect(out.contains("error[link-resolves] GET https://api.example.com/movies/3/poster"))
-            #expect(out.contains("warning[type-syntax] GET https://api.example.com/movies/3"))
+            #expect(out.contains("error[link-resolves] the link does not resolve (expected 2xx, saw 404 Not Found) (1 link)\n  e.g. GET /movies/3/poster via root → movies[3] → poster\n"), "\(out)")
+            #expect(out.contains("warning[type-syntax] "), "\(out)")
             #expect(out.contains("Summary: 4 resources fetched, 4 requests; 3 links: 3 checked"), "\(out)")
-            #expect(out.contains("1 error, 1 warning"), "\(out)")
+            #expect(out.contains("2 defects in 2 findings (1 error, 1 warning)"), "\(out)")
         case "json":
             let report = try Self.json(out)
-            #expect(report["schemaVersion"] == 1)
+            #expect(report["schemaVersion"] == 2)
+            #expect(Self.count(report["defects"]) == 2)
             #expect(report["shard"] == nil)
             #expect(report["exitCode"] == 1)
             #expect(report["startTime"] == "2025-03-01T12:00:01.000Z")
@@ -121,11 +122,11 @@ import Testing
             #expect(Self.count(report["findings"]) == 2)
         case "junit":
             #expect(out.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"apicheck crawl https://api.example.com/\""))
-            #expect(out.contains("tests=\"3\" failures=\"1\""), "\(out)")
+            #expect(out.contains("failures=\"1\""), "\(out)")
             #expect(out.contains("<failure type=\"link-resolves\""))
         case "github":
-            #expect(out.contains("::error title=link-resolves%3A GET https%3A//api.example.com/movies/3/poster::"))
-            #expect(out.contains("::warning title=type-syntax%3A GET https%3A//api.example.com/movies/3::"))
+            #expect(out.contains("::error title=link-resolves%3A the link does not resolve (expected 2xx%2C saw 404 Not Found) (1)::"), "\(out)")
+            #expect(out.contains("::warning title=type-syntax%3A "), "\(out)")
             #expect(out.hasSuffix("exit code 1.\n"), "\(out)")
         case "sarif":
             let sarif = try Self.json(out)
@@ -134,8 +135,8 @@ import Testing
             #expect(sarif.value(at: "/runs/0/invocations/0/exitCode") == 1)
         default:
             #expect(out.hasPrefix("## apicheck crawl failed: 1 error, 1 warning\n"), "\(out)")
-            #expect(out.contains("### `link-resolves` (1): A GET link answers 2xx."))
-            #expect(out.contains("| error | GET | https://api.example.com/movies/3/poster | root → movies\\[3\\] → poster |"), "\(out)")
+            #expect(out.contains("### Defects (2)"), "\(out)")
+            #expect(out.contains("| error | `link-resolves` | the link does not resolve (expected 2xx, saw 404 Not Found) | 1 | GET /movies/3/poster via root → movies\\[3\\] → poster |"), "\(out)")
         }
     }
 

@@ -41,6 +41,7 @@ import Testing
         var report = SampleReports.report(
             findings: [everything], checks: SampleReports.checks, errors: [CrawlProblem(message: "m", url: "u")], shard: Shard(index: 1, count: 2))
         report = Baseline(findings: [SampleReports.brokenPoster]).apply(to: report)
+        report.requestHeaderNames = ["Authorization"]
         let written = try JSONParser().parseValue(Array(JSONReportRenderer().render(report).utf8))
 
         #expect(keys(written) == keys(schema["properties"]))
@@ -51,6 +52,7 @@ import Testing
         #expect(keys(written["baseline"]) == keys(schema.value(at: "/properties/baseline/properties")))
         #expect(keys(written.value(at: "/errors/0")) == keys(schema.value(at: "/properties/errors/items/properties")))
         #expect(keys(written.value(at: "/findings/0")) == keys(schema.value(at: "/$defs/finding/properties")))
+        #expect(keys(written.value(at: "/defects/0")) == keys(schema.value(at: "/$defs/defect/properties")))
         #expect(keys(written.value(at: "/baseline/stale/0")) == keys(schema.value(at: "/$defs/baselineEntry/properties")))
         var checkKeys = Set<String>()
         if case .array(let checks)? = written["checks"] {

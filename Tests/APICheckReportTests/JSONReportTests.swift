@@ -15,7 +15,7 @@ import Testing
             ])
         let expected = """
             {
-              "schemaVersion": 1,
+              "schemaVersion": 2,
               "tool": {
                 "name": "apicheck",
                 "version": "1.0.0"
@@ -47,10 +47,27 @@ import Testing
                 "linksSkipped": 0,
                 "errors": 1,
                 "warnings": 0,
+                "defects": 1,
                 "suppressed": 0,
                 "infrastructureErrors": 0
               },
               "errors": [],
+              "defects": [
+                {
+                  "id": "\(Defect.id(of: report.findings[0]))",
+                  "rule": "link-resolves",
+                  "severity": "error",
+                  "title": "the link does not resolve (expected 2xx, saw 500)",
+                  "count": 1,
+                  "places": [
+                    "root → a"
+                  ],
+                  "reproduction": "curl -i 'https://h/a'",
+                  "occurrences": [
+                    "\(report.findings[0].fingerprint)"
+                  ]
+                }
+              ],
               "findings": [
                 {
                   "rule": "link-resolves",
@@ -66,7 +83,8 @@ import Testing
                   "expected": "2xx",
                   "actual": "500",
                   "message": "the link does not resolve",
-                  "fingerprint": "\(report.findings[0].fingerprint)"
+                  "fingerprint": "\(report.findings[0].fingerprint)",
+                  "defect": "\(Defect.id(of: report.findings[0]))"
                 }
               ],
               "checks": [
@@ -120,14 +138,14 @@ import Testing
         #expect(
             members.map(\.key) == [
                 "schemaVersion", "tool", "root", "startTime", "durationSeconds", "shard", "exitCode", "configuration", "counts", "errors",
-                "findings", "checks",
+                "defects", "findings", "checks",
             ])
     }
 
     @Test(arguments: [
         ("{", "reports/a.json:1:2: error: unexpected end of document inside an object"),
         ("[]", "reports/a.json:1:1: error: expected the report to be an object, found an array"),
-        (#"{"schemaVersion": 2}"#, "reports/a.json:1:19: error: unsupported report schemaVersion 2; this apicheck reads version 1"),
+        (#"{"schemaVersion": 3}"#, "reports/a.json:1:19: error: unsupported report schemaVersion 3; this apicheck reads versions 1 and 2"),
         (#"{"schemaVersion": "1"}"#, #"reports/a.json:1:19: error: expected a non-negative integer for "schemaVersion", found a string"#),
         (#"{"schemaVersion": 1}"#, #"reports/a.json:1:1: error: missing member "tool""#),
     ])
@@ -148,7 +166,9 @@ import Testing
             (#""durationSeconds": 3.250"#, #""durationSeconds": -1"#, "expected a non-negative number of seconds"),
         ]
         for (original, replacement, message) in cases {
-            guard let range = valid.range(of: original) else {
+            // Defects are derived (recomputed when read), so the findings and checks are what is read.
+            let readFrom = valid.range(of: "\"findings\": [")?.lowerBound ?? valid.startIndex
+            guard let range = valid.range(of: original, range: (original.contains("startTime") || original.contains("durationSeconds\": 3") ? valid.startIndex : readFrom)..<valid.endIndex) else {
                 Issue.record("no \(original) in the report")
                 continue
             }

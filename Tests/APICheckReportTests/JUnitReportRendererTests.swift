@@ -3,31 +3,53 @@ import APICheckXML
 import Testing
 
 @Suite struct JUnitReportRendererTests {
-    @Test func oneSuitePerResourceOneCasePerLink() throws {
+    @Test func oneSuitePerRuleOneCasePerDefect() throws {
         let output = JUnitReportRenderer().render(SampleReports.report())
         let expected = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="apicheck crawl https://api.example.com/" tests="7" failures="1" errors="0" skipped="3" time="3.250">
-              <testsuite name="https://api.example.com/" tests="4" failures="0" errors="0" skipped="2" time="0.032" timestamp="2025-03-01T12:00:00.000Z">
-                <testcase name="GET https://api.example.com/ via root" classname="https://api.example.com/" time="0.012"/>
-                <testcase name="GET https://api.example.com/movies via root → movies" classname="https://api.example.com/" time="0.020"/>
-                <testcase name="GET https://api.example.com/movies{?page} via root → search" classname="https://api.example.com/" time="0.000">
-                  <skipped message="not checked: needs variables: page"/>
-                </testcase>
-                <testcase name="GET https://partner.example.org/ via root → partner" classname="https://api.example.com/" time="0.000">
-                  <skipped message="skipped: other origin"/>
+            <testsuites name="apicheck crawl https://api.example.com/" tests="12" failures="1" errors="0" skipped="3" time="3.250">
+              <testsuite name="apicheck.content-type-present" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="no content-type-present defects in 3 checked links" classname="apicheck.content-type-present" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.duplicate-rel" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="no duplicate-rel defects in 3 checked links" classname="apicheck.duplicate-rel" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.format-shape" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="_embedded must be an object of resources (saw an array) [17ae1d1836db3091]" classname="apicheck.format-shape" time="0.000">
+                  <system-out>warning[format-shape] _embedded must be an object of resources (saw an array)&#10;1 occurrence:&#10;GET /movies/3 via root → library → movies[3]&#10;  link: at /_embedded (HAL)&#10;reproduce: curl -i &apos;https://api.example.com/movies/3&apos;</system-out>
                 </testcase>
               </testsuite>
-              <testsuite name="https://api.example.com/movies/3" tests="3" failures="1" errors="0" skipped="1" time="0.031" timestamp="2025-03-01T12:00:00.000Z">
-                <testcase name="DELETE https://api.example.com/movies/3 via root → library → movies[3] → delete" classname="https://api.example.com/movies/3" time="0.000">
-                  <skipped message="skipped: unsafe method without --unsafe"/>
+              <testsuite name="apicheck.link-resolves" tests="1" failures="1" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="the link does not resolve (expected 2xx, saw 404 Not Found) [4d0773dac9aa2038]" classname="apicheck.link-resolves" time="0.000">
+                  <failure type="link-resolves" message="the link does not resolve (expected 2xx, saw 404 Not Found)">error[link-resolves] the link does not resolve (expected 2xx, saw 404 Not Found)&#10;1 occurrence:&#10;GET /movies/3/poster via root → library → movies[3] → poster&#10;  link: rel poster at /_links/poster (HAL) on https://api.example.com/movies/3&#10;reproduce: curl -i &apos;https://api.example.com/movies/3/poster&apos;</failure>
                 </testcase>
-                <testcase name="GET https://api.example.com/movies/3/poster via root → library → movies[3] → poster" classname="https://api.example.com/movies/3" time="0.031">
-                  <failure type="link-resolves" message="the link does not resolve (expected 2xx, saw 404 Not Found)">error[link-resolves] GET https://api.example.com/movies/3/poster — the link does not resolve (expected 2xx, saw 404 Not Found)&#10;path: root → library → movies[3] → poster&#10;link: rel poster at /_links/poster (HAL) on https://api.example.com/movies/3&#10;type: declared image/jpeg</failure>
-                  <system-out>warning[type-syntax] GET https://api.example.com/movies/3/poster — the declared type is not registered (expected image/jpeg, saw image/jpg)&#10;path: root → library → movies[3] → poster&#10;link: rel poster at /_links/poster (HAL) on https://api.example.com/movies/3&#10;type: declared image/jpg</system-out>
+              </testsuite>
+              <testsuite name="apicheck.method-valid" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="no method-valid defects in 3 checked links" classname="apicheck.method-valid" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.self-consistent" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="no self-consistent defects in 3 checked links" classname="apicheck.self-consistent" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.template-valid" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="no template-valid defects in 3 checked links" classname="apicheck.template-valid" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.type-matches" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="no type-matches defects in 3 checked links" classname="apicheck.type-matches" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.type-syntax" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="the declared type is not registered (expected image/jpeg, saw image/jpg) [a200575ac9192f3f]" classname="apicheck.type-syntax" time="0.000">
+                  <system-out>warning[type-syntax] the declared type is not registered (expected image/jpeg, saw image/jpg)&#10;1 occurrence:&#10;GET /movies/3/poster via root → library → movies[3] → poster&#10;  link: rel poster at /_links/poster (HAL) on https://api.example.com/movies/3&#10;reproduce: curl -i &apos;https://api.example.com/movies/3/poster&apos;</system-out>
                 </testcase>
-                <testcase name="GET https://api.example.com/movies/3" classname="https://api.example.com/movies/3" time="0.000">
-                  <system-out>warning[format-shape] GET https://api.example.com/movies/3 — _embedded must be an object of resources (expected an object, saw an array)&#10;path: root → library → movies[3]&#10;link: at /_embedded (HAL)</system-out>
+              </testsuite>
+              <testsuite name="apicheck.unchecked" tests="3" failures="0" errors="0" skipped="3" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="skipped: unsafe method without --unsafe (1)" classname="apicheck.unchecked" time="0.000">
+                  <skipped message="DELETE /movies/3"/>
+                </testcase>
+                <testcase name="notChecked: needs variables: page (1)" classname="apicheck.unchecked" time="0.000">
+                  <skipped message="GET /movies{?page}"/>
+                </testcase>
+                <testcase name="skipped: other origin (1)" classname="apicheck.unchecked" time="0.000">
+                  <skipped message="GET https://partner.example.org/"/>
                 </testcase>
               </testsuite>
             </testsuites>
@@ -36,26 +58,34 @@ import Testing
         #expect(output == expected)
         let root = try XMLDocumentParser.parse(Array(output.utf8))
         #expect(root.name == "testsuites")
-        #expect(root.elements(named: "testsuite").count == 2)
         let cases = root.elements.flatMap { $0.elements(named: "testcase") }
         #expect(cases.count == Int(root.attribute("tests") ?? ""))
         #expect(cases.filter { $0.firstElement(named: "failure") != nil }.count == Int(root.attribute("failures") ?? ""))
         #expect(cases.filter { $0.firstElement(named: "skipped") != nil }.count == Int(root.attribute("skipped") ?? ""))
         let failure = try #require(cases.compactMap { $0.firstElement(named: "failure") }.first)
-        #expect(failure.text.hasPrefix("error[link-resolves] GET https://api.example.com/movies/3/poster — the link does not resolve"))
-        #expect(failure.text.contains("\npath: root → library → movies[3] → poster\n"))
+        #expect(failure.text.hasPrefix("error[link-resolves] the link does not resolve"))
+        #expect(failure.text.contains("\nGET /movies/3/poster via root → library → movies[3] → poster\n"))
+        #expect(failure.text.hasSuffix("\nreproduce: curl -i 'https://api.example.com/movies/3/poster'"))
     }
 
-    @Test func strictTurnsWarningsIntoFailuresWithEveryFindingListed() throws {
+    @Test func aDefectOfManyLinksIsOneCaseListingThemAll() throws {
+        let findings = (0..<12).map { index in
+            Finding(rule: .typeMatches, url: "https://api.example.com/poster/\(index)", rel: "poster", declaredType: "image/jpeg", servedType: "image/jpg",
+                    relPath: ["movies[\(index)]", "poster"], expected: "image/jpeg", actual: "image/jpg", message: "declared image/jpeg, served image/jpg")
+        }
+        let root = try XMLDocumentParser.parse(Array(JUnitReportRenderer().render(SampleReports.report(findings: findings, checks: [])).utf8))
+        let failures = root.elements.flatMap { $0.elements(named: "testcase") }.compactMap { $0.firstElement(named: "failure") }
+        #expect(failures.count == 1)
+        #expect(failures.first?.attribute("message") == "declared image/jpeg, served image/jpg: serve the declared type, or declare the one served")
+        for index in 0..<12 { #expect(failures.first?.text.contains("GET /poster/\(index) via root → movies[\(index)] → poster") == true) }
+    }
+
+    @Test func strictTurnsWarningsIntoFailures() throws {
         let output = JUnitReportRenderer().render(SampleReports.report(configuration: RuleConfiguration(strict: true)))
         let root = try XMLDocumentParser.parse(Array(output.utf8))
-        #expect(root.attribute("failures") == "2")
-        let poster = try #require(root.elements.flatMap { $0.elements(named: "testcase") }.first { $0.attribute("name")?.contains("poster") == true })
-        let failure = try #require(poster.firstElement(named: "failure"))
-        #expect(failure.attribute("type") == "link-resolves")
-        #expect(failure.attribute("message") == "2 findings; first: the link does not resolve (expected 2xx, saw 404 Not Found)")
-        #expect(failure.text.contains("warning[type-syntax]"))
-        #expect(poster.firstElement(named: "system-out") == nil)
+        #expect(root.attribute("failures") == "3")
+        let cases = root.elements.flatMap { $0.elements(named: "testcase") }
+        #expect(cases.allSatisfy { $0.firstElement(named: "system-out") == nil })
     }
 
     @Test func infrastructureErrorsAreErrors() throws {
@@ -63,8 +93,7 @@ import Testing
             SampleReports.report(findings: [], checks: [], errors: [CrawlProblem(message: "root unreachable: connection refused", url: SampleReports.root)]))
         let root = try XMLDocumentParser.parse(Array(output.utf8))
         #expect(root.attribute("errors") == "1")
-        let suite = try #require(root.firstElement(named: "testsuite"))
-        #expect(suite.attribute("name") == "apicheck")
+        let suite = try #require(root.elements(named: "testsuite").first { $0.attribute("name") == "apicheck" })
         let error = try #require(suite.firstElement(named: "testcase")?.firstElement(named: "error"))
         #expect(error.attribute("message") == "root unreachable: connection refused")
     }
@@ -84,9 +113,10 @@ import Testing
         let cases = root.elements.flatMap { $0.elements(named: "testcase") }
         let failure = try #require(cases.compactMap { $0.firstElement(named: "failure") }.first)
         let readable = "quote \" apostrophe ' <tag> & amp; ]]> line\nbreak\r\ttab NUL\\u{0} ESC\\u{1B} BEL\\u{7} \\u{FFFE}\\u{FFFF} é 🎬 \u{202E}"
-        #expect(failure.attribute("message") == "\(readable) (expected 2xx, saw \(readable))")
+        #expect(failure.attribute("message") == "\(readable) (expected 2xx)")
         #expect(failure.text.contains("at /_links/a\"b"))
-        let skip = try #require(cases.compactMap { $0.firstElement(named: "skipped") }.first)
-        #expect(skip.attribute("message") == "skipped: " + readable)
+        let skip = try #require(cases.first { $0.attribute("name")?.hasPrefix("skipped: ") == true })
+        #expect(skip.attribute("name") == "skipped: \(readable) (1)")
+        #expect(skip.firstElement(named: "skipped")?.attribute("message") == "GET https://x/\\u{0}")
     }
 }

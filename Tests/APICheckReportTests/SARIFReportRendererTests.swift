@@ -44,31 +44,32 @@ import Testing
 
         let results = array(runs[0]["results"])
         #expect(results.count == 3)
-        let findings = SampleReports.report().findings
-        for (result, finding) in zip(results, findings) {
-            #expect(result["ruleId"] == .string(finding.rule.rawValue))
+        let defects = SampleReports.report().defects
+        for (result, defect) in zip(results, defects) {
+            let finding = try #require(defect.occurrences.first)
+            #expect(result["ruleId"] == .string(defect.rule.rawValue))
             guard case .number(let index)? = result["ruleIndex"], let ruleIndex = Int(index), rules.indices.contains(ruleIndex) else {
                 Issue.record("ruleIndex missing")
                 continue
             }
-            #expect(rules[ruleIndex]["id"] == .string(finding.rule.rawValue))
-            #expect(result["level"] == .string(finding.severity.rawValue))
+            #expect(rules[ruleIndex]["id"] == .string(defect.rule.rawValue))
+            #expect(result["level"] == .string(defect.severity.rawValue))
             guard case .string(let message)? = result.value(at: "/message/text") else {
                 Issue.record("message.text missing")
                 continue
             }
-            #expect(message.contains(finding.message))
+            #expect(message.hasPrefix(defect.title))
             #expect(result.value(at: "/locations/0/physicalLocation/artifactLocation/uri") == .string(finding.url))
             #expect(result.value(at: "/locations/0/logicalLocations/0/kind") == "resource")
             #expect(result.value(at: "/locations/0/logicalLocations/0/fullyQualifiedName") == .string(finding.relPathDescription))
-            #expect(result.value(at: "/partialFingerprints/apicheck~1v1") == .string(finding.fingerprint))
+            #expect(result.value(at: "/partialFingerprints/apicheck~1defect~1v1") == .string(defect.id))
+            #expect(result.value(at: "/properties/reproduction") == .string(defect.reproduction))
         }
-        let poster = results[1]
+        let poster = results[0]
         #expect(poster.value(at: "/locations/0/logicalLocations/1/fullyQualifiedName") == "https://api.example.com/movies/3#/_links/poster")
         #expect(poster.value(at: "/relatedLocations/0/physicalLocation/artifactLocation/uri") == .string(SampleReports.movie))
-        #expect(poster.value(at: "/properties/expected") == "2xx")
-        #expect(strings(poster.value(at: "/properties/relPath")) == ["library", "movies[3]", "poster"])
-        #expect(results[0]["relatedLocations"] == nil)
+        #expect(strings(poster.value(at: "/properties/occurrenceFingerprints")) == [SampleReports.brokenPoster.fingerprint])
+        #expect(results[1]["relatedLocations"] == nil)
 
         #expect(runs[0].value(at: "/invocations/0/executionSuccessful") == true)
         #expect(runs[0].value(at: "/invocations/0/startTimeUtc") == "2025-03-01T12:00:00.000Z")
@@ -88,8 +89,8 @@ import Testing
     @Test func hostileTextStaysInsideStrings() throws {
         let hostile = "\"}]} \u{0}\u{1B}\n\u{2028} é"
         let log = try sarif(SampleReports.report(findings: [Finding(rule: .typeMatches, url: "https://h/", rel: hostile, message: hostile)]))
-        #expect(log.value(at: "/runs/0/results/0/message/text") == .string("GET https://h/: " + hostile))
-        #expect(log.value(at: "/runs/0/results/0/properties/rel") == .string(hostile))
+        #expect(log.value(at: "/runs/0/results/0/message/text") == .string(hostile + " (1 occurrence)"))
+        #expect(log.value(at: "/runs/0/results/0/locations/0/message/text") == .string("GET https://h/ via root; link: rel " + hostile))
     }
 
     @Test func templatesAndOddURLsBecomeValidURIReferences() throws {
@@ -97,6 +98,6 @@ import Testing
         let log = try sarif(SampleReports.report(findings: [finding]))
         #expect(log.value(at: "/runs/0/results/0/locations/0/physicalLocation/artifactLocation/uri") == "https://h/movies%7B?page")
         #expect(log.value(at: "/runs/0/results/0/relatedLocations/0/physicalLocation/artifactLocation/uri") == "https://h/a%20b")
-        #expect(log.value(at: "/runs/0/results/0/message/text") == "GET https://h/movies{?page: unclosed expression")
+        #expect(log.value(at: "/runs/0/results/0/message/text") == "unclosed expression (1 occurrence)")
     }
 }

@@ -2,33 +2,26 @@ import APICheckReport
 import Testing
 
 @Suite struct TextReportRendererTests {
-    @Test func groupsFindingsByResourceAndSummarises() {
+    @Test func listsDefectsWorstFirstAndSummarises() {
         let expected = """
             apicheck 1.2.3 crawl of https://api.example.com/
 
-            https://api.example.com/movies/3
-              warning[format-shape] GET https://api.example.com/movies/3 — _embedded must be an object of resources (expected an object, saw an array)
-                path: root → library → movies[3]
-                link: at /_embedded (HAL)
-
-            https://api.example.com/movies/3/poster
-              error[link-resolves] GET https://api.example.com/movies/3/poster — the link does not resolve (expected 2xx, saw 404 Not Found)
-                path: root → library → movies[3] → poster
-                link: rel poster at /_links/poster (HAL) on https://api.example.com/movies/3
-                type: declared image/jpeg
-              warning[type-syntax] GET https://api.example.com/movies/3/poster — the declared type is not registered (expected image/jpeg, saw image/jpg)
-                path: root → library → movies[3] → poster
-                link: rel poster at /_links/poster (HAL) on https://api.example.com/movies/3
-                type: declared image/jpg
+            error[link-resolves] the link does not resolve (expected 2xx, saw 404 Not Found) (1 link)
+              e.g. GET /movies/3/poster via root → library → movies[3] → poster
+              reproduce: curl -i 'https://api.example.com/movies/3/poster'
+            warning[format-shape] _embedded must be an object of resources (saw an array) (1 finding)
+              e.g. GET /movies/3 via root → library → movies[3]
+            warning[type-syntax] the declared type is not registered (expected image/jpeg, saw image/jpg) (1 link)
+              e.g. GET /movies/3/poster via root → library → movies[3] → poster
 
             Not checked:
-              GET https://api.example.com/movies{?page} (root → search) — needs variables: page
+              needs variables: page (1 link): GET /movies{?page}
 
             Skipped:
-              DELETE https://api.example.com/movies/3 (root → library → movies[3] → delete) — unsafe method without --unsafe
-              GET https://partner.example.org/ (root → partner) — other origin
+              unsafe method without --unsafe (1 link): DELETE /movies/3
+              other origin (1 link): GET https://partner.example.org/
 
-            Summary: 4 resources fetched, 5 requests; 6 links: 3 checked, 1 not checked, 2 skipped; 1 error, 2 warnings. Failed (exit 1).
+            Summary: 4 resources fetched, 5 requests; 6 links: 3 checked, 1 not checked, 2 skipped; 3 defects in 3 findings (1 error, 2 warnings). Failed (exit 1).
 
             """
         #expect(TextReportRenderer().render(SampleReports.report()) == expected)
@@ -48,7 +41,7 @@ import Testing
             Baseline: 1 entry matches no finding any more (remove or rewrite the baseline):
               link-resolves GET https://api.example.com/movies/3/poster [d78fc725aa0100e9]
 
-            Summary: 4 resources fetched, 5 requests; 1 link: 1 checked, 0 not checked, 0 skipped; 0 errors, 0 warnings, 0 suppressed by the baseline; 1 infrastructure error (strict: warnings fail). Crawl incomplete (exit 2).
+            Summary: 4 resources fetched, 5 requests; 1 link: 1 checked, 0 not checked, 0 skipped; 0 defects in 0 findings (0 errors, 0 warnings), 0 suppressed by the baseline; 1 infrastructure error (strict: warnings fail). Crawl incomplete (exit 2).
 
             """
         #expect(TextReportRenderer(listsUncheckedLinks: false).render(report) == expected)
@@ -79,6 +72,26 @@ import Testing
 
     @Test func passedSummary() {
         let output = TextReportRenderer().render(SampleReports.report(findings: [], checks: []))
-        #expect(output.hasSuffix("Summary: 4 resources fetched, 5 requests; 0 links: 0 checked, 0 not checked, 0 skipped; 0 errors, 0 warnings. Passed (exit 0).\n"))
+        #expect(output.hasSuffix("Summary: 4 resources fetched, 5 requests; 0 links: 0 checked, 0 not checked, 0 skipped; 0 defects in 0 findings (0 errors, 0 warnings). Passed (exit 0).\n"))
+    }
+
+    @Test func oneEntryPerDefectWithThreeExamplesAndEveryOccurrenceWhenVerbose() {
+        // The same invalid declared type on five links is one defect.
+        let findings = (0..<5).map { index in
+            Finding(
+                rule: .typeSyntax, url: "https://api.example.com/movies/\(index)", rel: "self", declaredType: "vnd.x+json",
+                sourcePointer: "/_links/0", relPath: ["movies[\(index)]", "self"], referrer: "https://api.example.com/movies",
+                expected: "application/vnd.x+json", actual: "vnd.x+json",
+                message: "the declared type 'vnd.x+json' lacks a top-level type: write 'application/vnd.x+json'")
+        }
+        let report = SampleReports.report(findings: findings, checks: [])
+        let output = TextReportRenderer().render(report)
+        #expect(output.components(separatedBy: "warning[type-syntax]").count == 2)
+        #expect(output.contains("warning[type-syntax] the declared type 'vnd.x+json' lacks a top-level type: write 'application/vnd.x+json' (5 links)\n"))
+        #expect(output.contains("  e.g. GET /movies/0 via root → movies[0] → self; GET /movies/1 via root → movies[1] → self; GET /movies/2 via root → movies[2] → self … and 2 more\n"))
+        #expect(output.contains("1 defect in 5 findings (0 errors, 5 warnings)"))
+        let verbose = TextReportRenderer(listsEveryOccurrence: true).render(report)
+        for index in 0..<5 { #expect(verbose.contains("  - GET /movies/\(index) via root → movies[\(index)] → self\n")) }
+        #expect(verbose.contains("    link: rel self at /_links/0 on https://api.example.com/movies"))
     }
 }

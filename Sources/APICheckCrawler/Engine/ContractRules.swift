@@ -63,8 +63,7 @@ struct ContractRules {
         if let declared = link.type {
             let problems = MediaType.problems(in: declared)
             if let first = problems.first {
-                let message = problems.map(\.message).joined(separator: "; ")
-                report(.typeSyntax, expected: first.suggestion, actual: declared, "the declared type \(declared) is not a valid media type: \(message)")
+                report(.typeSyntax, expected: first.suggestion, actual: declared, Self.typeSyntaxMessage("declared", declared, problems))
             }
         }
 
@@ -126,7 +125,7 @@ struct ContractRules {
                 return
             }
             if let declared = link.type, let served = record.contentType, let mismatch = Self.typeMismatch(declared: declared, served: served) {
-                report(.typeMatches, declared, served, served, "declared \(declared), served \(served): \(mismatch)")
+                report(.typeMatches, declared, served, served, Self.typeMismatchMessage(declared: declared, served: served, mismatch))
             }
         }
     }
@@ -159,13 +158,26 @@ struct ContractRules {
             if !(200..<300).contains(status) {
                 report(.methodValid, "a 2xx response", "\(status)", contentType, "\(link.method) \(url.absoluteString) answers \(status)")
             } else if let declared = link.type, let served = contentType, let mismatch = Self.typeMismatch(declared: declared, served: served) {
-                report(.typeMatches, declared, served, served, "declared \(declared), served \(served): \(mismatch)")
+                report(.typeMatches, declared, served, served, Self.typeMismatchMessage(declared: declared, served: served, mismatch))
             }
         case .failed(let reason):
             report(.methodValid, "a response", reason, nil, "\(link.method) \(url.absoluteString) failed: \(reason)")
         case .skipped(let reason):
             check.outcome = .skipped(reason: reason)
         }
+    }
+
+    /// `the declared type 'vnd.x+json' lacks a top-level type: write 'application/vnd.x+json'`:
+    /// the type once, then what is wrong with it and the fix.
+    static func typeSyntaxMessage(_ side: String, _ type: String, _ problems: [MediaTypeProblem]) -> String {
+        let message = problems.map(\.message).joined(separator: "; ")
+        return message.hasPrefix("'\(type)'") ? "the \(side) type \(message)" : "the \(side) type '\(type)': \(message)"
+    }
+
+    /// `declared X, served Y`, and the reason only when the two types do not already say it (a
+    /// profile).
+    static func typeMismatchMessage(declared: String, served: String, _ mismatch: String) -> String {
+        "declared \(declared), served \(served)" + (mismatch.contains("profile") ? ": \(mismatch)" : "")
     }
 
     /// Why a served type does not satisfy a declared one. A declared type that does not parse
@@ -197,7 +209,7 @@ struct ContractRules {
         if let contentType = record.contentType {
             let problems = MediaType.problems(in: contentType)
             if let first = problems.first {
-                report(.typeSyntax, expected: first.suggestion, actual: contentType, "the served type \(contentType) is not a valid media type: \(problems.map(\.message).joined(separator: "; "))")
+                report(.typeSyntax, expected: first.suggestion, actual: contentType, Self.typeSyntaxMessage("served", contentType, problems))
             }
             if case .disagrees(let reason)? = record.bodyVerdict {
                 report(.typeMatches, expected: contentType, actual: reason, "the body is not \(contentType): \(reason)")
