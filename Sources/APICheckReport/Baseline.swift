@@ -11,8 +11,9 @@ import APICheckJSON
 /// report = baseline.apply(to: report)   // report.baseline?.stale lists entries to prune
 /// ```
 ///
-/// Entries match findings by ``Finding/fingerprint`` alone (rule, method, normalised URL, rel,
-/// source pointer): changing a rule's severity or a message's wording keeps them matched. Write
+/// Entries match findings by ``Finding/fingerprint`` (rule, method, normalised URL, rel, source
+/// pointer) or by defect (``Defect/id``): changing a rule's severity or a message's wording keeps
+/// them matched, and a new link showing a known defect does not fail the crawl; a new defect does. Write
 /// a baseline from a report before applying another baseline to it, or the suppressed findings
 /// are lost from the new file.
 public struct Baseline: Sendable, Hashable {
@@ -33,9 +34,13 @@ public struct Baseline: Sendable, Hashable {
         public var rel: String?
         /// The finding's source pointer, for people.
         public var sourcePointer: String?
+        /// The id of the finding's defect (``Defect/id``): a later finding of the same defect
+        /// (the same problem at the same place, on a link that did not exist yet) is known too.
+        public var defect: String?
 
         /// An entry as read from a file.
-        public init(fingerprint: String, rule: RuleID, method: String, url: String, rel: String? = nil, sourcePointer: String? = nil) {
+        public init(fingerprint: String, rule: RuleID, method: String, url: String, rel: String? = nil, sourcePointer: String? = nil, defect: String? = nil) {
+            self.defect = defect
             self.fingerprint = fingerprint
             self.rule = rule
             self.method = method
@@ -48,7 +53,7 @@ public struct Baseline: Sendable, Hashable {
         public init(_ finding: Finding) {
             self.init(
                 fingerprint: finding.fingerprint, rule: finding.rule, method: finding.method, url: finding.url, rel: finding.rel,
-                sourcePointer: finding.sourcePointer)
+                sourcePointer: finding.sourcePointer, defect: Defect.id(of: finding))
         }
 
         package static func precedes(_ lhs: Entry, _ rhs: Entry) -> Bool {
@@ -84,13 +89,17 @@ public struct Baseline: Sendable, Hashable {
     /// the finding's URL or pointer changed), so they can be pruned.
     public func apply(to report: CrawlReport) -> CrawlReport {
         let known = Set(entries.map(\.fingerprint))
+        let knownDefects = Set(entries.compactMap(\.defect))
         var matched: Set<String> = []
+        var matchedDefects: Set<String> = []
         var kept: [Finding] = []
         var suppressed = 0
         for finding in report.findings {
             let fingerprint = finding.fingerprint
-            if known.contains(fingerprint) {
+            let defect = Defect.id(of: finding)
+            if known.contains(fingerprint) || knownDefects.contains(defect) {
                 matched.insert(fingerprint)
+                matchedDefects.insert(defect)
                 suppressed += 1
             } else {
                 kept.append(finding)
@@ -100,7 +109,7 @@ public struct Baseline: Sendable, Hashable {
         result.setFindings(kept)
         result.baseline = BaselineSummary(
             suppressed: (report.baseline?.suppressed ?? 0) + suppressed,
-            stale: entries.filter { !matched.contains($0.fingerprint) })
+            stale: entries.filter { !matched.contains($0.fingerprint) && !($0.defect.map(matchedDefects.contains) ?? false) })
         return result
     }
 
@@ -114,7 +123,7 @@ public struct Baseline: Sendable, Hashable {
     public var jsonValue: JSONValue {
         .object([
             JSONMember("schemaVersion", .number(String(Self.currentSchemaVersion))),
-            JSONMember("description", "Known findings of apicheck crawl: findings with these fingerprints do not fail the crawl."),
+            JSONMember("description", "Known findings of apicheck crawl: findings with these fingerprints, or of these defects, do not fail the crawl."),
             JSONMember("entries", .array(entries.map(\.jsonValue))),
         ])
     }
@@ -148,6 +157,7 @@ extension Baseline.Entry {
         ]
         if let rel { members.append(JSONMember("rel", .string(rel))) }
         if let sourcePointer { members.append(JSONMember("sourcePointer", .string(sourcePointer))) }
+        if let defect { members.append(JSONMember("defect", .string(defect))) }
         return .object(members)
     }
 
@@ -164,7 +174,8 @@ extension Baseline.Entry {
             method: try reader.string(object, "method"),
             url: try reader.string(object, "url"),
             rel: try reader.optionalString(object, "rel"),
-            sourcePointer: try reader.optionalString(object, "sourcePointer"))
+            sourcePointer: try reader.optionalString(object, "sourcePointer"),
+            defect: try reader.optionalString(object, "defect"))
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
             baseline.jsonString == """
                 {
                   "schemaVersion": 1,
-                  "description": "Known findings of apicheck crawl: findings with these fingerprints do not fail the crawl.",
+                  "description": "Known findings of apicheck crawl: findings with these fingerprints, or of these defects, do not fail the crawl.",
                   "entries": [
                     {
                       "fingerprint": "d78fc725aa0100e9",
@@ -16,7 +16,8 @@ import Testing
                       "method": "GET",
                       "url": "https://api.example.com/movies/3/poster",
                       "rel": "poster",
-                      "sourcePointer": "/_links/poster"
+                      "sourcePointer": "/_links/poster",
+                      "defect": "\(Defect.id(of: SampleReports.brokenPoster))"
                     },
                     {
                       "fingerprint": "\(SampleReports.jpgType.fingerprint)",
@@ -24,7 +25,8 @@ import Testing
                       "method": "GET",
                       "url": "https://api.example.com/movies/3/poster",
                       "rel": "poster",
-                      "sourcePointer": "/_links/poster"
+                      "sourcePointer": "/_links/poster",
+                      "defect": "\(Defect.id(of: SampleReports.jpgType))"
                     }
                   ]
                 }
@@ -73,5 +75,20 @@ import Testing
     func badFilesAreLocated(text: String, message: String) {
         let error = #expect(throws: ReportDecodingError.self) { try Baseline(decoding: Array(text.utf8), path: "b.json") }
         #expect(error?.description == message)
+    }
+}
+
+@Suite struct BaselineDefectTests {
+    @Test func aNewOccurrenceOfAKnownDefectIsKnownAndANewDefectIsNot() {
+        func poster(_ index: Int, status: String = "404") -> Finding {
+            Finding(rule: .linkResolves, url: "https://api.example.com/poster/\(index)", rel: "poster", relPath: ["movies[\(index)]", "poster"],
+                    expected: "a 2xx response", actual: status, message: "the link answers \(status)")
+        }
+        let baseline = Baseline(findings: [poster(1)])
+        #expect(baseline.entries.first?.defect == Defect.id(of: poster(1)))
+        let later = baseline.apply(to: SampleReports.report(findings: [poster(1), poster(2), poster(3, status: "500")], checks: []))
+        #expect(later.findings == [poster(3, status: "500")])
+        #expect(later.baseline?.suppressed == 2)
+        #expect(later.baseline?.stale.isEmpty == true)
     }
 }
