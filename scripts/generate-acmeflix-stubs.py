@@ -376,6 +376,29 @@ synopsis, year and director of The Usual Suspects).
    whatever host or port serves the set (the movie pages use `{{{{baseURL}}}}`); serve the set with
    `apicheck serve --rewrite-origin http://localhost:3000` to have them point at the server.
 8. Minor: the root's and the cart's `self` links declare no type at all.
+
+### The report: 13 defects
+
+`apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix` prints one entry per defect (the
+findings of one rule with the same problem at the same place): 116 findings, 13 defects. These are
+its entry lines, in order; `Tests/APICheckCrawlerTests/FixtureDefectTests.swift` checks that the
+crawl reports exactly these:
+
+```text
+error[type-matches] declared vnd.acmeflix.api.movies+json, served application/json; charset=utf-8: serve the declared type, or declare the one served (13 links)
+error[type-matches] declared image/jpeg, served image/jpg: serve the declared type, or declare the one served (12 links)
+error[type-matches] declared vnd.acmeflix.api.movie+json, served application/json; charset=utf-8: serve the declared type, or declare the one served (12 links)
+error[link-resolves] GET poster links answer 500: the target must answer 2xx (2 links)
+error[type-matches] declared vnd.acmeflix.api.library+json, served application/json; charset=utf-8: serve the declared type, or declare the one served (2 links)
+error[type-matches] declared vnd.acmeflix.api.cart+json, served application/json; charset=utf-8: serve the declared type, or declare the one served (1 link)
+warning[type-syntax] the declared type 'vnd.acmeflix.api.movie+json' lacks a top-level type: write 'application/vnd.acmeflix.api.movie+json' (21 links)
+warning[type-syntax] the declared type 'vnd.acmeflix.api.cart+json' lacks a top-level type: write 'application/vnd.acmeflix.api.cart+json' (14 links)
+warning[type-syntax] the declared type 'vnd.acmeflix.api.movies+json' lacks a top-level type: write 'application/vnd.acmeflix.api.movies+json' (13 links)
+warning[type-syntax] the declared type 'image/jpg' is not a registered media type: use 'image/jpeg' (12 links)
+warning[type-syntax] the served type 'image/jpg' is not a registered media type: use 'image/jpeg' (11 links)
+warning[type-syntax] the declared type 'vnd.acmeflix.api.library+json' lacks a top-level type: write 'application/vnd.acmeflix.api.library+json' (2 links)
+warning[duplicate-rel] the rel self appears 2 times with different targets or attributes: http://localhost:3000/movies/pLDhp, http://localhost:3000/movies/pLDhp (vnd.acmeflix.api.movie+json) (1 link)
+```
 """
 
 

@@ -198,9 +198,13 @@ enum DefectTitle {
             guard let rel = finding.rel, let actual = finding.actual, finding.expected == "a 2xx response" else { return finding.messageWithEvidence }
             let answer = actual.first?.isNumber == true ? "answer \(actual)" : "fail (\(actual))"
             return "\(finding.method) \(rel) links \(answer): the target must answer 2xx"
+        case .methodValid where finding.expected?.hasPrefix("a stub answering ") == true:
+            // The near-miss report stays in the finding's message (JSON, --verbose).
+            let request = finding.expected.map { String($0.dropFirst("a stub answering ".count)) } ?? ""
+            return "no stub answers \(request)\(finding.rel.map { " (the \($0) link)" } ?? ""): add one, or fix the link"
         case .contentTypePresent:
             return "\(finding.messageWithEvidence): send a Content-Type"
-        case .typeSyntax, .methodValid, .selfConsistent, .duplicateRel, .formatShape, .templateValid:
+        case .methodValid, .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .templateValid:
             return finding.messageWithEvidence
         }
     }
@@ -212,12 +216,10 @@ enum DefectTitle {
 public enum Reproduction {
     /// The command for `method` on `url` (already redacted) with the crawl's `headers` (names).
     public static func curl(method: String, url: String, headers: [String] = []) -> String {
-        var parts = ["curl", "-i"]
-        switch method {
-        case "GET": break
-        case "HEAD": parts = ["curl", "-I"]
-        default: parts += ["-X", quoted(method)]
-        }
+        var parts = ["curl", method == "HEAD" ? "-I" : "-i"]
+        // Braces and brackets are curl's URL globbing unless turned off.
+        if url.contains(where: { "{}[]".contains($0) }) { parts.append("-g") }
+        if method != "GET" && method != "HEAD" { parts += ["-X", quoted(method)] }
         for name in headers { parts += ["-H", "\"\(name): $\(variableName(for: name))\""] }
         parts.append(quoted(url))
         return parts.joined(separator: " ")
@@ -259,6 +261,12 @@ struct OccurrenceDisplay {
 struct UncheckedGroup {
     var reason: String
     var checks: [CheckedLink]
+
+    /// The distinct `METHOD url`s of the group, in order (several links may name one target).
+    var targets: [String] {
+        var seen = Set<String>()
+        return checks.map { "\($0.method) \($0.url)" }.filter { seen.insert($0).inserted }
+    }
 
     static func groups(of checks: [CheckedLink]) -> [UncheckedGroup] {
         var order: [String] = []

@@ -54,9 +54,13 @@ public struct TextReportRenderer: ReportRenderer {
                 for group in groups {
                     let count = group.checks.count
                     var line = "  \(clean(group.reason.isEmpty ? "no reason given" : group.reason)) (\(count) \(plural(count, "link")))"
-                    let shown = listsEveryOccurrence ? group.checks[...] : group.checks.prefix(Self.exampleCount)
-                    line += ": " + shown.map { "\(clean($0.method)) \(clean(display.url($0.url)))" }.joined(separator: ", ")
-                    if shown.count < count { line += " … and \(count - shown.count) more" }
+                    let targets = group.targets
+                    let shown = listsEveryOccurrence ? targets[...] : targets.prefix(Self.exampleCount)
+                    line += ": " + shown.map { target in
+                        let space = target.firstIndex(of: " ") ?? target.endIndex
+                        return clean(String(target[..<space])) + " " + clean(display.url(String(target[space...].dropFirst())))
+                    }.joined(separator: ", ")
+                    if shown.count < targets.count { line += " … and \(targets.count - shown.count) more" }
                     lines.append(line)
                 }
             }
