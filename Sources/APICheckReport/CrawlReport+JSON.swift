@@ -36,6 +36,20 @@ extension CrawlReport {
         members.append(("counts", .value(counts.jsonValue)))
         members.append(("errors", .value(.array(errors.map(\.jsonValue)))))
         if !requestHeaderNames.isEmpty { members.append(("requestHeaders", .value(.array(requestHeaderNames.map(JSONValue.string))))) }
+        if !sampling.isEmpty {
+            members.append(
+                (
+                    "sampling",
+                    .value(
+                        .array(
+                            sampling.map { kind in
+                                .object([
+                                    JSONMember("kind", .string(kind.kind)), JSONMember("seen", .number(String(kind.seen))),
+                                    JSONMember("checked", .number(String(kind.checked))), JSONMember("skipped", .number(String(kind.skipped))),
+                                ])
+                            }))
+                ))
+        }
         let defects = defects
         let findings = findings
         let checks = checks
@@ -125,6 +139,10 @@ extension CrawlReport {
             statistics: statistics, checks: checks, findings: findings, errors: errors, baseline: baseline)
         self.schemaVersion = Self.currentSchemaVersion
         requestHeaderNames = try reader.strings(root, "requestHeaders")
+        for node in try reader.optionalArray(root, "sampling") {
+            let object = try reader.object(node, "a sampled kind")
+            sampling.append(SampledKind(kind: try reader.string(object, "kind"), seen: try reader.count(object, "seen"), checked: try reader.count(object, "checked")))
+        }
     }
 }
 

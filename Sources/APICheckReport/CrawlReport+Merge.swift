@@ -73,12 +73,26 @@ extension CrawlReport {
             }
         }
 
-        return CrawlReport(
+        var merged = CrawlReport(
             schemaVersion: first.schemaVersion, tool: first.tool, root: first.root,
             startTime: Date(timeIntervalSince1970: Double(start) / 1000), duration: .milliseconds(max(0, end - start)),
             shard: nil, configuration: first.configuration, statistics: statistics,
             checks: reports.flatMap(\.checks), findings: reports.flatMap(\.findings), errors: errors,
             baseline: baseline)
+        merged.requestHeaderNames = first.requestHeaderNames
+        // Every shard walks the whole graph, so each saw the same kinds; keep the largest counts.
+        var kinds: [String: SampledKind] = [:]
+        var order: [String] = []
+        for kind in reports.flatMap(\.sampling) {
+            if let known = kinds[kind.kind] {
+                kinds[kind.kind] = SampledKind(kind: kind.kind, seen: max(known.seen, kind.seen), checked: max(known.checked, kind.checked))
+            } else {
+                order.append(kind.kind)
+                kinds[kind.kind] = kind
+            }
+        }
+        merged.sampling = order.compactMap { kinds[$0] }
+        return merged
     }
 }
 

@@ -53,6 +53,10 @@ public struct CrawlReport: Sendable, Hashable {
     /// show them as shell variables.
     public var requestHeaderNames: [String] = []
 
+    /// With `--sample N`: per kind of resource (rel path with indices stripped), how many were
+    /// seen and how many were left out; empty without sampling.
+    public var sampling: [SampledKind] = []
+
     /// The findings clustered into defects, worst first (see ``Defect``).
     public var defects: [Defect] { Defect.cluster(findings, requestHeaders: requestHeaderNames) }
 
@@ -176,6 +180,26 @@ public struct CrawlReport: Sendable, Hashable {
 
     private static func normalized(_ errors: [CrawlProblem]) -> [CrawlProblem] {
         Array(Set(errors)).sorted { $0.message != $1.message ? $0.message < $1.message : ascending($0.url, $1.url) }
+    }
+}
+
+/// One kind of resource under `--sample N`: its shape, how many of its resources the crawl found,
+/// and how many of them it fetched (the first `N` in breadth-first order, the same every run).
+public struct SampledKind: Sendable, Hashable {
+    /// The rel path with indices stripped, e.g. `root → library → movies[*].self`.
+    public var kind: String
+    /// Resources of this kind the crawl found links to.
+    public var seen: Int
+    /// Resources of this kind the crawl fetched and checked.
+    public var checked: Int
+
+    /// Resources of this kind left out.
+    public var skipped: Int { seen - checked }
+
+    public init(kind: String, seen: Int, checked: Int) {
+        self.kind = kind
+        self.seen = seen
+        self.checked = checked
     }
 }
 

@@ -63,6 +63,16 @@ public struct MarkdownReportRenderer: ReportRenderer {
             }
         }
 
+        let sampled = report.sampling.filter { $0.skipped > 0 }
+        if !sampled.isEmpty {
+            lines.append("")
+            lines.append("### Sampled (--sample)")
+            lines.append("")
+            lines.append("| Kind of resource | Seen | Checked | Skipped |")
+            lines.append("|---|---:|---:|---:|")
+            for kind in sampled { lines.append("| \(md(kind.kind)) | \(kind.seen) | \(kind.checked) | \(kind.skipped) |") }
+        }
+
         let defects = report.defects
         let display = OccurrenceDisplay(root: report.root)
         if !defects.isEmpty {

@@ -66,6 +66,17 @@ public struct TextReportRenderer: ReportRenderer {
             }
         }
 
+        let sampled = report.sampling.filter { $0.skipped > 0 }
+        if !sampled.isEmpty {
+            lines.append("")
+            let complete = report.sampling.count - sampled.count
+            lines.append(style("Sampled (--sample): \(sampled.count) \(plural(sampled.count, "kind")) of resource left out some"
+                + (complete > 0 ? "; \(complete) more \(plural(complete, "kind")) checked in full" : "") + ":", .bold))
+            for kind in sampled {
+                lines.append("  \(clean(kind.kind)): \(kind.checked) of \(kind.seen) checked, \(kind.skipped) skipped")
+            }
+        }
+
         if !report.errors.isEmpty {
             lines.append("")
             lines.append(style("Infrastructure errors:", .bold))

@@ -26,7 +26,8 @@ struct CrawlCommand: AsyncParsableCommand {
 
             Examples:
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
-              apicheck crawl https://api.example.com/ --header "Authorization: Bearer $TOKEN" --format junit --output crawl.xml
+              apicheck crawl https://api.example.com/ --header-from-env 'Authorization: Bearer $API_TOKEN' --format junit --output crawl.xml
+              apicheck crawl https://api.example.com/ --sample 3 --verbose
               apicheck crawl http://localhost:8080/ --var id=p-1001 --rule duplicate-rel=off --strict
               apicheck crawl https://api.example.com/ --shard 2/4 --format json --output shard-2.json
               apicheck crawl https://api.example.com/ --write-baseline baseline.json
@@ -43,8 +44,21 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --stubs: the active scenario of a use case (PESimu-Select folders).", valueName: "use-case=scenario"))
     var scenario: [String] = []
 
-    @Option(help: ArgumentHelp("A header sent with every request; its value is redacted from every report.", valueName: "name: value"))
+    @Option(help: ArgumentHelp("A header sent with every request to the root's origin; its value is redacted from every report.", valueName: "name: value"))
     var header: [String] = []
+
+    @Option(
+        name: .customLong("header-from-env"),
+        help: ArgumentHelp(
+            "A header whose value names environment variables, expanded by apicheck (quote it so the shell does not): 'Authorization: Bearer $API_TOKEN'. Keeps tokens off the command line.",
+            valueName: "name: value with $VAR"))
+    var headerFromEnvironment: [String] = []
+
+    @Flag(name: .customLong("header-to-allowed-hosts"), help: "Send --header and --header-from-env headers to --allow-host origins too, not only to the root's.")
+    var headerToAllowedHosts = false
+
+    @Option(help: ArgumentHelp("Check at most n resources of each kind (same rel path from the root, indices stripped), the same ones every run.", valueName: "n"))
+    var sample: Int?
 
     @Option(name: .customLong("var"), help: ArgumentHelp("A value for templated hrefs and link parameters.", valueName: "name=value"))
     var variables: [String] = []
@@ -91,8 +105,8 @@ struct CrawlCommand: AsyncParsableCommand {
         guard let url = URL(string: root), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("'\(root)' is not an http(s) URL; give the API's root, e.g. http://localhost:3000/.")
         }
-        guard concurrency > 0, maxRequests > 0, maxDepth >= 0, timeout > 0, deadline > 0, maxBody > 0 else {
-            throw ValidationError("--concurrency, --max-requests, --timeout, --deadline and --max-body must be positive.")
+        guard concurrency > 0, maxRequests > 0, maxDepth >= 0, timeout > 0, deadline > 0, maxBody > 0, (sample ?? 1) > 0 else {
+            throw ValidationError("--concurrency, --max-requests, --timeout, --deadline, --max-body and --sample must be positive.")
         }
         for path in stubs where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("--stubs '\(path)': no such file or folder.")
@@ -108,7 +122,17 @@ struct CrawlCommand: AsyncParsableCommand {
 
     func run() async throws {
         logLevel.bootstrap()
-        let options = try makeOptions()
+        // Ctrl-C or a cancelled CI job: finish with the report of what was checked (exit 2); a
+        // second signal exits at once.
+        let interruption = CrawlInterruption()
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM]) { number in
+            if interruption.signalNumber != nil { Foundation.exit(128 + number) }
+            interruption.interrupt(signal: number)
+            Output(fileDescriptor: STDERR_FILENO).writeError("\napicheck: stopping; writing the report of what was checked (press Ctrl-C again to quit at once)")
+        }
+        defer { signals.cancel() }
+        var options = try makeOptions()
+        options.interruption = interruption
         // A bad baseline fails now, not after a long crawl.
         _ = try report.loadBaseline()
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")
@@ -131,10 +155,8 @@ struct CrawlCommand: AsyncParsableCommand {
             crawlReport = await Crawler(fetcher: fetcher, options: options, logger: logger).run(tool: tool, progress: progress?.update)
         }
         progress?.finish()
-        var finished = crawlReport
-        finished.requestHeaderNames = options.headers.map(\.name)
         let writing = ContinuousClock.now
-        let code = try report.emit(finished, redaction: options.redaction)
+        let code = try report.emit(crawlReport, redaction: options.redaction)
         logger.debug("report written in \(ContinuousClock.now - writing)")
         if code != 0 { throw ExitCode(code) }
     }
@@ -151,7 +173,7 @@ struct CrawlCommand: AsyncParsableCommand {
             concurrency: concurrency, requestsPerSecond: try parsedRate(), timeout: .milliseconds(Int64(timeout * 1000)),
             deadline: .milliseconds(Int64(deadline * 1000)), maximumBodyBytes: maxBody, allowedHosts: Set(allowHost), unsafe: unsafe,
             allowedMethodTokens: Set(["REDIRECT"] + allowMethod), rules: try report.ruleConfiguration(), shard: shard.flatMap(Shard.init(parsing:)),
-            redaction: redaction
+            redaction: redaction, sampleSize: sample, sendsHeadersToAllowedHosts: headerToAllowedHosts
         )
     }
 
@@ -163,12 +185,19 @@ struct CrawlCommand: AsyncParsableCommand {
     }
 
     private func parsedHeaders() throws -> [HTTPHeader] {
-        try header.map { text in
+        func split(_ text: String, _ option: String) throws -> HTTPHeader {
             guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
-                throw ValidationError("--header '\(text)' is not 'Name: value'.")
+                throw ValidationError("\(option) '\(text)' is not 'Name: value'.")
             }
             return HTTPHeader(name: String(text[..<colon]).trimmingCharacters(in: .whitespaces), value: String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
         }
+        var headers = try header.map { try split($0, "--header") }
+        for text in headerFromEnvironment {
+            var parsed = try split(text, "--header-from-env")
+            parsed.value = try EnvironmentExpansion.expand(parsed.value, in: ProcessInfo.processInfo.environment, option: "--header-from-env '\(parsed.name)'")
+            headers.append(parsed)
+        }
+        return headers
     }
 
     private func parsedVariables() throws -> [String: URITemplate.Value] {
@@ -210,7 +239,8 @@ final class ProgressLine: Sendable {
             return true
         }
         guard draw else { return }
-        let line = "\r\u{1B}[2Kcrawling: \(progress.fetched) fetched, \(progress.queued) queued at depth \(progress.depth), \(progress.requests) requests"
+        var line = "\r\u{1B}[2Kcrawling: \(progress.fetched) done, \(progress.queued) queued (depth \(progress.depth)), \(Int(progress.rate.rounded()))/s"
+        if progress.failures > 0 { line += ", \(progress.failures) failing \(progress.failures == 1 ? "response" : "responses") so far" }
         FileHandle.standardError.write(Data(line.utf8))
     }
 

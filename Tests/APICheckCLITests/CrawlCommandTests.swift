@@ -139,4 +139,61 @@ import Testing
         #expect(Self.findings(live).count == expected, "\(Self.findings(live))")
         #expect(Self.findings(live) == Self.findings(memory))
     }
+
+    /// A slow API (each item takes 0.3 s, one request at a time), crawled live through
+    /// `apicheck serve`, stopped by `signal` after a second: the report of what was checked is
+    /// written, says the crawl is incomplete, and the exit status is 2.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalStopsTheCrawlAndWritesTheReportOfWhatWasChecked(signal: Int32) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-slow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let items = (0..<40).map { #"{"href":"/items/\#($0)"}"# }.joined(separator: ",")
+        let stubs = #"""
+            {"stubs": [
+              {"request": {"method": "GET", "path": "/"}, "response": {"status": 200, "headers": {"Content-Type": "application/hal+json"}, "body": {"_links": {"self": {"href": "/"}, "item": [\#(items)]}}}},
+              {"request": {"method": "GET", "path": "/items/{id}"}, "latency": {"request": 0.3}, "response": {"status": 200, "headers": {"Content-Type": "application/hal+json"}, "body": {"_links": {"self": {"href": "/items/x"}}}}}
+            ]}
+            """#
+        try stubs.write(to: folder.appendingPathComponent("slow.json"), atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.ServeProcess([folder.path, "--port", "0"])
+        try server.waitUntilListening()
+        defer { _ = server.stop() }
+
+        let report = folder.appendingPathComponent("report.json")
+        let crawl = Process()
+        crawl.executableURL = CLI.executable
+        crawl.arguments = ["crawl", server.baseURL + "/", "--concurrency", "1", "--format", "json", "--output", report.path]
+        crawl.standardOutput = FileHandle.nullDevice
+        crawl.standardError = FileHandle.nullDevice
+        try crawl.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(crawl.processIdentifier, signal)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while crawl.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!crawl.isRunning, "the crawl did not stop")
+        if crawl.isRunning { crawl.terminate() }
+        #expect(crawl.terminationStatus == 2)
+        let json = try JSONParser().parseValue(Array(try Data(contentsOf: report)))
+        guard case .string(let message)? = json.value(at: "/errors/0/message") else {
+            Issue.record("no infrastructure error in \(json)")
+            return
+        }
+        #expect(message.contains(signal == SIGINT ? "interrupted (SIGINT)" : "stopped (SIGTERM)"), "\(message)")
+        #expect(json.value(at: "/exitCode") == 2)
+        guard case .number(let checked)? = json.value(at: "/counts/linksChecked"), let count = Int(checked) else {
+            Issue.record("no counts")
+            return
+        }
+        #expect(count > 0 && count < 41, "\(count) links checked before the signal")
+        #expect(json.value(at: "/counts/linksSkipped") != 0)
+    }
+
+    @Test func headerFromEnvExpandsVariablesAndRefusesMissingOnes() throws {
+        let missing = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--header-from-env", "Authorization: Bearer $APICHECK_TEST_UNSET_TOKEN"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("the environment variable APICHECK_TEST_UNSET_TOKEN is not set or empty"), "\(missing.stderr)")
+        let help = try CLI.run(["crawl", "--help"])
+        #expect(help.stdout.contains("--header-from-env") && help.stdout.contains("--sample"))
+    }
 }

@@ -42,6 +42,7 @@ import Testing
             findings: [everything], checks: SampleReports.checks, errors: [CrawlProblem(message: "m", url: "u")], shard: Shard(index: 1, count: 2))
         report = Baseline(findings: [SampleReports.brokenPoster]).apply(to: report)
         report.requestHeaderNames = ["Authorization"]
+        report.sampling = [SampledKind(kind: "root → items[*]", seen: 9, checked: 3)]
         let written = try JSONParser().parseValue(Array(JSONReportRenderer().render(report).utf8))
 
         #expect(keys(written) == keys(schema["properties"]))
@@ -53,6 +54,7 @@ import Testing
         #expect(keys(written.value(at: "/errors/0")) == keys(schema.value(at: "/properties/errors/items/properties")))
         #expect(keys(written.value(at: "/findings/0")) == keys(schema.value(at: "/$defs/finding/properties")))
         #expect(keys(written.value(at: "/defects/0")) == keys(schema.value(at: "/$defs/defect/properties")))
+        #expect(keys(written.value(at: "/sampling/0")) == keys(schema.value(at: "/properties/sampling/items/properties")))
         #expect(keys(written.value(at: "/baseline/stale/0")) == keys(schema.value(at: "/$defs/baselineEntry/properties")))
         var checkKeys = Set<String>()
         if case .array(let checks)? = written["checks"] {

@@ -120,6 +120,15 @@ struct ContractRules {
             report(.linkResolves, "a 2xx response", reason, nil, "the link does not resolve: \(reason)")
         case .response(let status, _):
             check.statusCode = status
+            if record.needsCredentials, let challenge = record.challenge {
+                // Without credentials a challenge is not a broken link; with them it is.
+                guard options.hasCredentials(for: url) else {
+                    check.outcome = .notChecked(reason: "needs credentials: \(status) with WWW-Authenticate: \(challenge) (pass --header or --header-from-env)")
+                    return
+                }
+                report(.linkResolves, "a 2xx response", "\(status)", record.contentType, "the link answers \(status) with the credentials given (WWW-Authenticate: \(challenge))")
+                return
+            }
             guard (200..<300).contains(status) else {
                 report(.linkResolves, "a 2xx response", "\(status)", record.contentType, "the link answers \(status)")
                 return

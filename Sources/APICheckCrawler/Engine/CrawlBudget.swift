@@ -15,7 +15,10 @@ final class CrawlBudget: Sendable {
     let deadline: ContinuousClock.Instant
     private let interval: Duration?
 
-    init(maximumRequests: Int, deadline: Duration, requestsPerSecond: Double?) {
+    private let interruption: CrawlInterruption?
+
+    init(maximumRequests: Int, deadline: Duration, requestsPerSecond: Double?, interruption: CrawlInterruption? = nil) {
+        self.interruption = interruption
         let now = ContinuousClock.now
         self.maximumRequests = maximumRequests
         self.deadline = now + deadline
@@ -30,11 +33,13 @@ final class CrawlBudget: Sendable {
     enum Refusal: Error, Equatable {
         case requestLimit(Int)
         case deadline
+        case interrupted(String)
 
         var reason: String {
             switch self {
             case .requestLimit(let limit): "the request limit (\(limit)) was reached"
             case .deadline: "the crawl's deadline passed"
+            case .interrupted(let reason): reason
             }
         }
     }
@@ -42,6 +47,7 @@ final class CrawlBudget: Sendable {
     /// Takes one request from the budget, waiting for the rate limit if there is one.
     func acquire() async throws(Refusal) {
         let now = ContinuousClock.now
+        if let reason = interruption?.reason { throw .interrupted(reason) }
         guard now < deadline else { throw .deadline }
         let start: ContinuousClock.Instant? = try state.withLock { state throws(Refusal) in
             guard state.requests < maximumRequests else { throw .requestLimit(maximumRequests) }

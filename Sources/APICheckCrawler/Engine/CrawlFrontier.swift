@@ -37,6 +37,12 @@ struct CrawlFrontier {
         return .queued(key)
     }
 
+    /// Records `key` as seen without queueing it (a resource left out by sampling); false when
+    /// it was seen before.
+    mutating func markSeen(_ key: String) -> Bool {
+        seen.insert(key).inserted
+    }
+
     /// Whether a URL with this normalised key was queued before.
     func hasSeen(_ key: String) -> Bool {
         seen.contains(key)

@@ -2,6 +2,7 @@ import APICheckModel
 import APICheckReport
 import APICheckResponder
 import Foundation
+import Synchronization
 
 /// Everything a crawl is allowed to do (FORMATS §6–§7). Every bound has a default, so a hostile
 /// or broken API cannot make a crawl run forever, fetch without end or hold unbounded memory.
@@ -44,6 +45,14 @@ public struct CrawlOptions: Sendable {
     /// Only links whose target falls in this shard are checked and reported (`--shard i/n`).
     public var shard: Shard?
     public var redaction: Redaction
+    /// With a value: fetch at most this many resources of each kind (rel path with indices
+    /// stripped), the first ones in breadth-first order; the rest are reported as skipped.
+    public var sampleSize: Int?
+    /// Send ``headers`` to `--allow-host` origins too (by default only to the root's origin).
+    public var sendsHeadersToAllowedHosts: Bool
+    /// Set by the caller to stop the crawl early (Ctrl-C, SIGTERM): the report covers what was
+    /// checked and says it is incomplete.
+    public var interruption: CrawlInterruption?
 
     public init(
         root: URL, headers: [HTTPHeader] = [], variables: [String: URITemplate.Value] = [:], maximumDepth: Int = 32,
@@ -51,8 +60,12 @@ public struct CrawlOptions: Sendable {
         deadline: Duration = .seconds(3600), maximumBodyBytes: Int = 10 << 20, maximumRedirects: Int = 10, maximumRetries: Int = 3,
         maximumRetryDelay: Duration = .seconds(30), allowedHosts: Set<String> = [], unsafe: Bool = false,
         allowedMethodTokens: Set<String> = ["REDIRECT"], rules: RuleConfiguration = RuleConfiguration(), shard: Shard? = nil,
-        redaction: Redaction = Redaction()
+        redaction: Redaction = Redaction(), sampleSize: Int? = nil, sendsHeadersToAllowedHosts: Bool = false,
+        interruption: CrawlInterruption? = nil
     ) {
+        self.sampleSize = sampleSize
+        self.sendsHeadersToAllowedHosts = sendsHeadersToAllowedHosts
+        self.interruption = interruption
         self.root = root
         self.rootOrigin = StubResponder.origin(of: root)
         self.headers = headers
@@ -76,11 +89,50 @@ public struct CrawlOptions: Sendable {
     }
 
     /// Whether links to `url` are followed: the root's origin, or an allowed host.
+    /// The crawl's own headers (credentials) for a request to `url`: only the root's origin gets
+    /// them, and `--allow-host` origins when asked; never another host a redirect leads to.
+    func headers(for url: URL) -> [HTTPHeader] {
+        guard !headers.isEmpty else { return [] }
+        if StubResponder.origin(of: url) == rootOrigin { return headers }
+        if sendsHeadersToAllowedHosts, let host = url.host?.lowercased(), allowedHosts.contains(host) { return headers }
+        return []
+    }
+
+    /// Whether the crawl was given credentials for `url`.
+    func hasCredentials(for url: URL) -> Bool { !headers(for: url).isEmpty }
+
     func isInScope(_ url: URL) -> Bool {
         guard let host = url.host?.lowercased(), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return false
         }
         if allowedHosts.contains(host) { return true }
         return StubResponder.origin(of: url) == rootOrigin
+    }
+}
+
+/// A flag the caller raises to stop a crawl: requests not yet started are skipped, the report is
+/// written and marked incomplete. Safe from a signal handler's queue.
+public final class CrawlInterruption: Sendable {
+    private let signal = Atomic<Int32>(0)
+
+    public init() {}
+
+    /// Stops the crawl; `signal` names why (`SIGINT`, `SIGTERM`), for the report.
+    public func interrupt(signal number: Int32) { _ = signal.compareExchange(expected: 0, desired: number, ordering: .relaxed) }
+
+    /// The signal that stopped the crawl, or `nil`.
+    public var signalNumber: Int32? {
+        let value = signal.load(ordering: .relaxed)
+        return value == 0 ? nil : value
+    }
+
+    var reason: String? {
+        signalNumber.map { number in
+            switch number {
+            case SIGINT: "the crawl was interrupted (SIGINT)"
+            case SIGTERM: "the crawl was stopped (SIGTERM)"
+            default: "the crawl was stopped (signal \(number))"
+            }
+        }
     }
 }

@@ -29,13 +29,22 @@ public struct Crawler: Sendable {
         self.logger = logger
     }
 
-    /// Progress for a status line: URLs fetched and queued, findings so far are not known until
-    /// the end (rules run once everything is fetched).
+    /// Progress for a status line: resources fetched and queued, requests, the level being
+    /// fetched, time so far, and how many responses failed so far (not 2xx, or no response).
+    /// Defects are known at the end (rules run once everything is fetched).
     public struct Progress: Sendable {
         public var fetched: Int
         public var queued: Int
         public var requests: Int
         public var depth: Int
+        public var elapsed: Duration = .zero
+        public var failures: Int = 0
+
+        /// Resources per second so far.
+        public var rate: Double {
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return seconds > 0 ? Double(fetched) / seconds : 0
+        }
     }
 
     /// Crawls and returns the report. Never throws: an unreachable root or a broken API is in the
@@ -43,22 +52,29 @@ public struct Crawler: Sendable {
     public func run(tool: ToolInfo = ToolInfo(version: "dev"), progress: (@Sendable (Progress) -> Void)? = nil) async -> CrawlReport {
         let startDate = Date()
         let start = ContinuousClock.now
-        let budget = CrawlBudget(maximumRequests: options.maximumRequests, deadline: options.deadline, requestsPerSecond: options.requestsPerSecond)
+        let budget = CrawlBudget(
+            maximumRequests: options.maximumRequests, deadline: options.deadline, requestsPerSecond: options.requestsPerSecond,
+            interruption: options.interruption)
         var frontier = CrawlFrontier(maximumDepth: options.maximumDepth)
         var records: [String: ResourceRecord] = [:]
         var discovered: [DiscoveredLink] = []
         var problems: [CrawlProblem] = []
         var fetchedCount = 0
+        var failureCount = 0
+        var sampler = CrawlSampler(size: options.sampleSize)
 
         _ = frontier.enqueue(options.root, depth: 0, relPath: [], referrer: nil)
         var depth = 0
-        while !frontier.isEmpty {
+        while !frontier.isEmpty, options.interruption?.signalNumber == nil {
             let level = frontier.takeLevel()
-            let (fetchedBefore, levelDepth) = (fetchedCount, depth)
-            let results = await fetchLevel(level, budget: budget) { done in
-                progress?(Progress(fetched: fetchedBefore + done, queued: level.count - done, requests: budget.requestsMade, depth: levelDepth))
+            let (fetchedBefore, levelDepth, failuresBefore) = (fetchedCount, depth, failureCount)
+            let results = await fetchLevel(level, budget: budget) { done, failures in
+                progress?(Progress(
+                    fetched: fetchedBefore + done, queued: level.count - done, requests: budget.requestsMade, depth: levelDepth,
+                    elapsed: ContinuousClock.now - start, failures: failuresBefore + failures))
             }
             fetchedCount += level.count
+            failureCount += results.filter { !$0.isSuccess }.count
             for var record in results {
                 defer {
                     record.extraction.links = ContractRules.linksForResourceRules(record.extraction.links)
@@ -73,7 +89,18 @@ public struct Crawler: Sendable {
                         !frontier.hasSeen(URLResolution.normalisedKey(target)),
                         let url = URL(string: target), options.isInScope(url)
                     else { continue }
-                    _ = frontier.enqueue(url, depth: record.entry.depth + 1, relPath: record.entry.relPath + [item.label], rel: link.compactRel ?? link.rel, referrer: record.finalURL?.absoluteString ?? record.entry.url.absoluteString)
+                    let relPath = record.entry.relPath + [item.label]
+                    let referrer = record.finalURL?.absoluteString ?? record.entry.url.absoluteString
+                    if let skipped = sampler.admit(relPath) {
+                        // Sampled out: remembered as seen and skipped, so every link to it says why.
+                        let key = URLResolution.normalisedKey(target)
+                        if frontier.markSeen(key) {
+                            let entry = CrawlFrontier.Entry(key: key, url: url, depth: record.entry.depth + 1, relPath: relPath, rel: link.compactRel ?? link.rel, referrer: referrer)
+                            records[key] = ResourceRecord(entry: entry, outcome: .skipped(skipped))
+                        }
+                        continue
+                    }
+                    _ = frontier.enqueue(url, depth: record.entry.depth + 1, relPath: relPath, rel: link.compactRel ?? link.rel, referrer: referrer)
                 }
             }
             depth += 1
@@ -86,6 +113,10 @@ public struct Crawler: Sendable {
                 problems.append(CrawlProblem(message: "the root \(options.root.absoluteString) is unreachable: \(reason)", url: options.root.absoluteString))
             case .skipped(let reason):
                 problems.append(CrawlProblem(message: "the root was not fetched: \(reason)", url: options.root.absoluteString))
+            case .response(let status, _) where root.needsCredentials && !options.hasCredentials(for: options.root):
+                problems.append(CrawlProblem(
+                    message: "the root \(options.root.absoluteString) needs credentials (\(status), WWW-Authenticate: \(root.challenge ?? "")): pass them with --header 'Authorization: …' or --header-from-env",
+                    url: options.root.absoluteString))
             case .response(let status, _) where !(200..<300).contains(status):
                 problems.append(CrawlProblem(message: "the root \(options.root.absoluteString) answered \(status); nothing else could be discovered", url: options.root.absoluteString))
             case .response:
@@ -102,6 +133,9 @@ public struct Crawler: Sendable {
         let resourcesFetched = records.values.filter { $0.status != nil }.count
         discovered = []
         records = [:]
+        if let reason = options.interruption?.reason {
+            problems.append(CrawlProblem(message: "\(reason): the report covers what was checked before; links not reached are reported as skipped"))
+        }
         if budget.remaining <= .zero {
             problems.append(CrawlProblem(message: "the crawl's deadline (\(options.deadline)) passed; links not reached are reported as skipped"))
         }
@@ -123,6 +157,8 @@ public struct Crawler: Sendable {
         report.setChecks(consume checks)
         report.setFindings(Self.configured(evaluation.findings, by: options.rules).map { redaction.finding($0) })
         report.setErrors(problems.map { CrawlProblem(message: redaction.text($0.message), url: $0.url.map(redaction.url)) })
+        report.requestHeaderNames = options.headers.map(\.name)
+        report.sampling = sampler.kinds
         logger.debug("report assembled in \(ContinuousClock.now - assembling)")
         return report
     }
@@ -143,11 +179,12 @@ public struct Crawler: Sendable {
     // MARK: Fetching
 
     /// Fetches a level with bounded concurrency; results keep the level's order.
-    private func fetchLevel(_ level: [CrawlFrontier.Entry], budget: CrawlBudget, progress: @Sendable (Int) -> Void) async -> [ResourceRecord] {
+    private func fetchLevel(_ level: [CrawlFrontier.Entry], budget: CrawlBudget, progress: @Sendable (Int, Int) -> Void) async -> [ResourceRecord] {
         var results = [ResourceRecord?](repeating: nil, count: level.count)
         await withTaskGroup(of: (Int, ResourceRecord).self) { group in
             var pending = level.indices.makeIterator()
             var done = 0
+            var failures = 0
             for _ in 0..<max(1, options.concurrency) {
                 guard let index = pending.next() else { break }
                 let entry = level[index]
@@ -156,7 +193,8 @@ public struct Crawler: Sendable {
             while let (index, record) = await group.next() {
                 results[index] = record
                 done += 1
-                progress(done)
+                if !record.isSuccess { failures += 1 }
+                progress(done, failures)
                 if let next = pending.next() {
                     let entry = level[next]
                     group.addTask { (next, await self.fetchResource(entry, budget: budget)) }
@@ -169,7 +207,7 @@ public struct Crawler: Sendable {
     private func fetchResource(_ entry: CrawlFrontier.Entry, budget: CrawlBudget) async -> ResourceRecord {
         let started = ContinuousClock.now
         var record = ResourceRecord(entry: entry, outcome: .skipped("not fetched"))
-        let exchange = await send(FetchRequest(method: "GET", url: entry.url, headers: options.headers), budget: budget)
+        let exchange = await send(FetchRequest(method: "GET", url: entry.url, headers: options.headers(for: entry.url)), budget: budget)
         record.duration = ContinuousClock.now - started
         switch exchange {
         case .skipped(let reason):
@@ -179,6 +217,7 @@ public struct Crawler: Sendable {
         case .response(let response, let finalURL):
             record.outcome = .response(status: response.status, finalURL: finalURL)
             record.contentType = response.headers.value(named: "Content-Type")
+            if response.status == 401 || response.status == 403 { record.challenge = response.headers.value(named: "WWW-Authenticate") }
             record.bodyByteCount = response.body.count
             record.bodyWasTruncated = response.isTruncated
             let body = [UInt8](response.body)
@@ -243,6 +282,11 @@ public struct Crawler: Sendable {
                 request.method = "GET"
                 request.body = Data()
             }
+            // Credentials go to the origins they were given for, never where a redirect points.
+            if !options.hasCredentials(for: next) {
+                let crawlHeaders = Set(options.headers.map { $0.name.lowercased() })
+                request.headers.removeAll { crawlHeaders.contains($0.name.lowercased()) }
+            }
             request.url = next
         }
     }
@@ -273,7 +317,7 @@ public struct Crawler: Sendable {
             let body = UnsafeRequestBody.make(for: item.link, variables: options.variables)
             let key = MethodCheckKey(method: item.link.method, url: URLResolution.normalisedKey(target), body: body.data)
             guard wanted[key] == nil else { continue }
-            var headers = options.headers
+            var headers = options.headers(for: url)
             if let contentType = body.contentType { headers.append(HTTPHeader(name: "Content-Type", value: contentType)) }
             wanted[key] = (FetchRequest(method: item.link.method, url: url, headers: headers, body: body.data), body.missingVariables)
             order.append(key)

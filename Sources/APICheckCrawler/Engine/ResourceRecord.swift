@@ -16,6 +16,8 @@ struct ResourceRecord: Sendable {
     var outcome: Outcome
     /// The served `Content-Type`, as sent.
     var contentType: String?
+    /// The `WWW-Authenticate` challenge of a 401 or 403, as sent.
+    var challenge: String?
     var bodyByteCount: Int = 0
     var bodyWasTruncated = false
     /// Whether the body agrees with the served type (checked while the body was at hand).
@@ -35,4 +37,7 @@ struct ResourceRecord: Sendable {
     }
 
     var isSuccess: Bool { status.map { (200..<300).contains($0) } ?? false }
+
+    /// A 401 or 403 with a `WWW-Authenticate` challenge: the resource needs credentials.
+    var needsCredentials: Bool { (status == 401 || status == 403) && challenge != nil }
 }
