@@ -33,11 +33,24 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var severity: Severity
     public var location: SourceLocation
     public var message: String
+    /// What kind of problem, for tools that treat some warnings as errors (the test helpers
+    /// fail on a name a stub file misspells); `nil` for the rest.
+    public var code: Code?
 
-    public init(_ severity: Severity, _ message: String, at location: SourceLocation) {
+    /// Kinds of problem tools single out.
+    public enum Code: String, Sendable, Hashable, Codable {
+        /// An element, attribute or key the format does not know: usually a typo, whose value is
+        /// then silently not used.
+        case unknownName = "unknown-name"
+        /// An old spelling still accepted.
+        case deprecatedSpelling = "deprecated-spelling"
+    }
+
+    public init(_ severity: Severity, _ message: String, at location: SourceLocation, code: Code? = nil) {
         self.severity = severity
         self.location = location
         self.message = message
+        self.code = code
     }
 
     public static func error(_ message: String, at location: SourceLocation) -> Diagnostic {

@@ -33,7 +33,7 @@ struct JSONStubDecoder {
         }
         if let list = document["stubs"] {
             for member in members where member.key != "stubs" && member.key != "$schema" {
-                context.warning("unknown key \"\(member.key)\" beside \"stubs\" is ignored", at: location(member.keyPosition, context))
+                context.unknown("key \"\(member.key)\" beside \"stubs\"", name: member.key, known: ["stubs", "$schema"], quote: { "\"\($0)\"" }, at: location(member.keyPosition, context))
             }
             guard case .array(let elements) = list.kind else {
                 context.error("\"stubs\" must be an array of stub objects, not \(list.typeName)", at: location(list, context))
@@ -58,8 +58,7 @@ struct JSONStubDecoder {
             return nil
         }
         for member in members where !keys.contains(member.key) && member.key != "$schema" {
-            let known = keys.sorted().joined(separator: ", ")
-            context.warning("unknown key \"\(member.key)\" in \(name) is ignored (known: \(known))", at: location(member.keyPosition, context))
+            context.unknown("key \"\(member.key)\" in \(name)", name: member.key, known: keys, quote: { "\"\($0)\"" }, at: location(member.keyPosition, context))
         }
         return members
     }
@@ -148,9 +147,16 @@ struct JSONStubDecoder {
                 var afterLast = StubSequence.AfterLast.repeatLast
                 if let afterNode = node["afterLast"], let text = string(afterNode, named: "\"afterLast\"", context: &context) {
                     switch text {
-                    case "repeatLast", "repeat-last": afterLast = .repeatLast
+                    case "repeat-last": afterLast = .repeatLast
+                    case "repeatLast":
+                        // The old JSON spelling; one spelling per value across XML and JSON now.
+                        afterLast = .repeatLast
+                        context.warning("\"afterLast\": \"repeatLast\" is the old spelling; write \"repeat-last\", as XML does", at: location(afterNode, context), code: .deprecatedSpelling)
                     case "fail": afterLast = .fail
-                    default: context.error("\"afterLast\" must be \"repeatLast\" or \"fail\"", at: location(afterNode, context))
+                    default:
+                        context.error(
+                            "\"afterLast\" must be \"repeat-last\" or \"fail\"" + Suggestion.didYouMean(text, in: ["repeat-last", "fail"], quote: { "\"\($0)\"" }),
+                            at: location(afterNode, context))
                     }
                 }
                 response = responses[0]

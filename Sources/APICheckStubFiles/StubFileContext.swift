@@ -33,8 +33,18 @@ struct StubFileContext {
         diagnostics.append(.error(message, at: location))
     }
 
-    mutating func warning(_ message: String, at location: SourceLocation) {
-        diagnostics.append(.warning(message, at: location))
+    mutating func warning(_ message: String, at location: SourceLocation, code: Diagnostic.Code? = nil) {
+        diagnostics.append(Diagnostic(.warning, message, at: location, code: code))
+    }
+
+    /// A name the format does not know (`what`: "attribute request-methd on <annotation>"),
+    /// with the closest known one when it looks like a typo. A warning (the stub still loads);
+    /// `lint --strict` and the test helpers treat it as an error.
+    mutating func unknown(_ what: String, name: String, known: some Sequence<String>, quote: (String) -> String = { $0 }, at location: SourceLocation) {
+        let known = Array(known).sorted()
+        var hint = Suggestion.didYouMean(name, in: known, quote: quote)
+        if hint.isEmpty { hint = known.isEmpty ? " (none are allowed here)" : " (known: \(known.map(quote).joined(separator: ", ")))" }
+        warning("unknown \(what) is ignored" + hint, at: location, code: .unknownName)
     }
 
     // MARK: Checks shared by both formats

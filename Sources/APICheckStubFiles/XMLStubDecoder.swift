@@ -13,6 +13,7 @@ struct XMLStubDecoder {
             context.error(error.message, at: context.location(error.position.line, error.position.column))
             return []
         }
+        XMLStubSchema.check(root, context: &context)
         let elements: [XMLElement]
         switch root.name {
         case "http-response":
@@ -20,9 +21,6 @@ struct XMLStubDecoder {
         case "http-sequence":
             return decodeSequence(root, context: &context).map { [$0] } ?? []
         case "http-responses":
-            for other in root.elements where other.name != "http-response" {
-                context.warning("unknown element <\(other.name)> in <http-responses> is ignored", at: location(other, context))
-            }
             elements = root.elements(named: "http-response")
             if elements.isEmpty {
                 context.warning("<http-responses> holds no <http-response>", at: location(root, context))
@@ -46,10 +44,6 @@ struct XMLStubDecoder {
         context.location(attribute.position.line, attribute.position.column)
     }
 
-    private static let knownChildren: Set<String> = [
-        "annotation", "request", "headers", "cookies", "body", "body-file", "body-template", "latency", "failure",
-    ]
-
     /// `<http-sequence after-last="repeat-last|fail">`: the first `<http-response>` names the
     /// request; every `<http-response>` in order is one answer.
     private func decodeSequence(_ root: XMLElement, context: inout StubFileContext) -> Stub? {
@@ -60,9 +54,6 @@ struct XMLStubDecoder {
                 return nil
             }
             afterLast = value
-        }
-        for other in root.elements where other.name != "http-response" {
-            context.warning("unknown element <\(other.name)> in <http-sequence> is ignored", at: location(other, context))
         }
         let elements = root.elements(named: "http-response")
         guard let first = elements.first else {
@@ -82,12 +73,10 @@ struct XMLStubDecoder {
     /// Status, headers, cookies, body, latency and failure of one `<http-response>`.
     private func decodeResponsePart(_ element: XMLElement, context: inout StubFileContext) -> StubResponse? {
         let errorsBefore = context.errorCount
-        for child in element.elements where !Self.knownChildren.contains(child.name) {
-            context.warning("unknown element <\(child.name)> is ignored", at: location(child, context))
-        }
         // Failure first: a failing stub needs no status.
         var failure: StubFailure?
-        if let failureElement = element.firstElement(named: "failure") {
+        let failureElement = element.firstElement(named: "failure")
+        if let failureElement {
             if let code = failureElement.attributeNode("code") {
                 failure = context.failure(code.value, at: location(code, context))
             } else {
@@ -98,16 +87,14 @@ struct XMLStubDecoder {
         if let attribute = element.attributeNode("statusCode") {
             let value = Int(attribute.value.trimmedASCIIWhitespace)
             status = context.status(value, text: attribute.value, at: location(attribute, context)) ?? status
-        } else if failure == nil {
+        } else if failureElement == nil {
+            // A <failure> needs no status, even when its code is wrong (that error is reported).
             context.error("<http-response> needs a statusCode attribute (e.g. statusCode=\"200\")", at: location(element, context))
         }
         var headers: [HTTPHeader] = []
         for container in element.elements(named: "headers") {
             for header in container.elements {
-                guard header.name == "header" else {
-                    context.warning("unknown element <\(header.name)> in <headers> is ignored", at: location(header, context))
-                    continue
-                }
+                guard header.name == "header" else { continue }  // reported by XMLStubSchema
                 guard let name = header.attribute("name"), !name.isEmpty else {
                     context.error("<header> needs a name attribute", at: location(header, context))
                     continue
@@ -123,10 +110,7 @@ struct XMLStubDecoder {
         var cookies: [StubCookie] = []
         for container in element.elements(named: "cookies") {
             for cookie in container.elements {
-                guard cookie.name == "cookie" else {
-                    context.warning("unknown element <\(cookie.name)> in <cookies> is ignored", at: location(cookie, context))
-                    continue
-                }
+                guard cookie.name == "cookie" else { continue }  // reported by XMLStubSchema
                 if let decoded = decodeCookie(cookie, context: &context) { cookies.append(decoded) }
             }
         }
@@ -158,7 +142,11 @@ struct XMLStubDecoder {
             }
         }
         guard let annotation = element.firstElement(named: "annotation") else {
-            context.error("<http-response> needs an <annotation uri-path=\"…\" request-method=\"…\"> saying which request it answers", at: location(element, context))
+            var message = "<http-response> needs an <annotation uri-path=\"…\" request-method=\"…\"> saying which request it answers"
+            if let misspelt = XMLStubSchema.misspelling(of: "annotation", in: element) {
+                message += "; <\(misspelt.name)> at \(misspelt.position.line):\(misspelt.position.column) looks like a misspelling of it"
+            }
+            context.error(message, at: location(element, context))
             return nil
         }
         let name = annotation.attribute("name") ?? ""
@@ -215,7 +203,7 @@ struct XMLStubDecoder {
                 case "body-contains":
                     bodyConstraints.append(.contains(child.text))
                 default:
-                    context.warning("unknown element <\(child.name)> in <request> is ignored", at: location(child, context))
+                    break  // reported by XMLStubSchema
                 }
             }
         }

@@ -21,8 +21,9 @@ public struct StubLoadingError: Error, Sendable, CustomStringConvertible {
 
 extension StubInterceptor {
     /// Loads stub files and folders (XML and JSON) into an interceptor. Throws when any file has
-    /// an error or a template does not compile, so a broken stub fails the test that uses it
-    /// instead of surfacing as a confusing unmatched request.
+    /// an error, names an element, attribute or key the format does not know (a typo), or a
+    /// template does not compile, so a broken stub fails the test that uses it instead of
+    /// surfacing as a confusing unmatched request or a missing header.
     ///
     /// ```swift
     /// let interceptor = try StubInterceptor(loading: [Bundle.module.path(forResource: "stubs", ofType: nil)!])
@@ -33,7 +34,10 @@ extension StubInterceptor {
     ) throws(StubLoadingError) {
         let result = StubLoader(options: StubLoadOptions(root: root), logger: logger).load(paths)
         let templates = TemplateRenderer(logger: logger)
-        let problems = result.errors + templates.diagnose(result.stubSet).filter { $0.severity == .error }
+        // A misspelt element, attribute or key is an error here: in a test it would otherwise be a
+        // stub quietly missing its header, latency or method.
+        let problems = (result.errors + result.warnings.filter { $0.code == .unknownName } + templates.diagnose(result.stubSet).filter { $0.severity == .error })
+            .sorted { ($0.location.path, $0.location.line, $0.location.column) < ($1.location.path, $1.location.line, $1.location.column) }
         guard problems.isEmpty else { throw StubLoadingError(diagnostics: problems) }
         self.init(stubs: result.stubSet, options: options, templates: templates, logger: logger)
     }

@@ -153,7 +153,9 @@ private struct TreeConverter {
                 let attributeName = string(current.pointee.name)
                 let value = attributeValue(current, in: node)
                 let offset = offsets.first { lines.localNameEquals($0.name, attributeName) }?.offset
-                attributes.append(XMLAttribute(name: attributeName, value: value, position: offset.map(lines.position(of:)) ?? start.position))
+                attributes.append(XMLAttribute(
+                    name: attributeName, value: value, position: offset.map(lines.position(of:)) ?? start.position,
+                    namespaceURI: current.pointee.ns.flatMap { $0.pointee.href.map(string) }))
                 attribute = current.pointee.next
             }
         }

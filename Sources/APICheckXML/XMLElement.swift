@@ -11,9 +11,19 @@ public struct XMLPosition: Sendable, Hashable {
 
 /// One attribute of an element, with where its name starts in the document.
 public struct XMLAttribute: Sendable, Hashable {
+    /// The local name (`owner` for `team:owner`).
     public var name: String
     public var value: String
     public var position: XMLPosition
+    /// The namespace the attribute belongs to, if it has a prefix.
+    public var namespaceURI: String?
+
+    public init(name: String, value: String, position: XMLPosition, namespaceURI: String? = nil) {
+        self.name = name
+        self.value = value
+        self.position = position
+        self.namespaceURI = namespaceURI
+    }
 }
 
 /// A node of a parsed document: an element or character data (text and CDATA sections merged).
@@ -57,13 +67,14 @@ public final class XMLElement: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value of the attribute `name`, if present.
+    /// Attributes in a namespace (`team:owner`) are someone else's and never answer here.
     public func attribute(_ name: String) -> String? {
-        attributes.first { $0.name == name }?.value
+        attributeNode(name)?.value
     }
 
     /// The attribute `name` with its position, if present.
     public func attributeNode(_ name: String) -> XMLAttribute? {
-        attributes.first { $0.name == name }
+        attributes.first { $0.name == name && $0.namespaceURI == nil }
     }
 
     /// Child elements called `name`, in document order.

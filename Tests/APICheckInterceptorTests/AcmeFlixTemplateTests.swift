@@ -52,3 +52,23 @@ import FoundationNetworking
         #expect(text.components(separatedBy: #""rel":"self""#).count == 3)
     }
 }
+
+/// In a test, a misspelt name is a stub quietly missing its method or header: loading refuses it.
+@Suite struct StrictLoadingTests {
+    @Test func aMisspeltNameFailsLoadingWithItsLocationAndTheKnownSpelling() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("rent.xml", """
+            <http-response statusCode="200">
+              <annotation uri-path="/cart" request-methd="PUT"/>
+            </http-response>
+            """)
+        let error = #expect(throws: StubLoadingError.self) { try StubInterceptor(loading: [folder.path]) }
+        #expect(error?.description.contains("rent.xml:2:32: warning: unknown attribute request-methd on <annotation> is ignored (did you mean request-method?)") == true, "\(String(describing: error))")
+        try folder.write("rent.xml", """
+            <http-response statusCode="200" xmlns:team="urn:team" team:owner="payments">
+              <annotation uri-path="/cart" request-method="PUT"/>
+            </http-response>
+            """)
+        #expect(throws: Never.self) { try StubInterceptor(loading: [folder.path]) }
+    }
+}
