@@ -31,8 +31,8 @@ public struct MarkdownReportRenderer: ReportRenderer {
         case .infrastructureError: verdict = "incomplete"
         }
         lines.append(
-            "## \(md(report.tool.name)) crawl \(verdict): \(counts.errors) \(plural(counts.errors, "error")), "
-                + "\(counts.warnings) \(plural(counts.warnings, "warning"))")
+            "## \(md(report.tool.name)) crawl \(verdict): \(counts.defects) \(plural(counts.defects, "defect")) "
+                + "(\(counts.errors) \(plural(counts.errors, "error")), \(counts.warnings) \(plural(counts.warnings, "warning")))")
         lines.append("")
         var context = ["Root: \(md(report.root))"]
         if let shard = report.shard { context.append("shard \(shard)") }

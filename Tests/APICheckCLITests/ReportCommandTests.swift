@@ -134,7 +134,7 @@ import Testing
             #expect(Self.count(sarif.value(at: "/runs/0/results")) == 2)
             #expect(sarif.value(at: "/runs/0/invocations/0/exitCode") == 1)
         default:
-            #expect(out.hasPrefix("## apicheck crawl failed: 1 error, 1 warning\n"), "\(out)")
+            #expect(out.hasPrefix("## apicheck crawl failed: 2 defects (1 error, 1 warning)\n"), "\(out)")
             #expect(out.contains("### Defects (2)"), "\(out)")
             #expect(out.contains("| error | `link-resolves` | the link does not resolve (expected 2xx, saw 404 Not Found) | 1 | GET /movies/3/poster via root → movies\\[3\\] → poster |"), "\(out)")
         }

@@ -4,7 +4,7 @@ import Testing
 @Suite struct MarkdownReportRendererTests {
     @Test func summaryTableThenOneRowPerDefect() {
         let expected = """
-            ## apicheck crawl failed: 1 error, 2 warnings
+            ## apicheck crawl failed: 3 defects (1 error, 2 warnings)
 
             Root: https://api.example.com/ · started 2025-03-01T12:00:00.000Z · 3.250 s · apicheck 1.2.3
 
@@ -68,7 +68,7 @@ import Testing
 
     @Test func passingCrawlSaysSo() {
         let output = MarkdownReportRenderer().render(SampleReports.report(findings: [], checks: []))
-        #expect(output.hasPrefix("## apicheck crawl passed: 0 errors, 0 warnings\n"))
+        #expect(output.hasPrefix("## apicheck crawl passed: 0 defects (0 errors, 0 warnings)\n"))
         #expect(output.hasSuffix("\nNo findings.\n"))
     }
 }
