@@ -63,4 +63,11 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
     /// `path:line:column: error: message`.
     public var description: String { "\(location): \(severity.rawValue): \(message)" }
+
+    /// The order compilers print in: by file, then line, then column (then message, so the
+    /// order never depends on which check ran first).
+    public static func precedes(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
+        (lhs.location.path, lhs.location.line, lhs.location.column, lhs.message)
+            < (rhs.location.path, rhs.location.line, rhs.location.column, rhs.message)
+    }
 }

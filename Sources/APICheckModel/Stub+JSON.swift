@@ -19,6 +19,13 @@ extension Stub {
             members.append(JSONMember("scenario", .object(["useCase": .string(scenario.useCase), "name": .string(scenario.name)])))
         }
         members.append(JSONMember("response", response.jsonValue(maximumBodyBytes: maximumBodyBytes)))
+        if let sequence {
+            // Every response of the sequence, in the order it answers (the first is `response`).
+            members.append(JSONMember("sequence", .object([
+                JSONMember("afterLast", .string(sequence.afterLast.rawValue)),
+                JSONMember("responses", .array(sequence.responses.map { $0.jsonValue(maximumBodyBytes: maximumBodyBytes) })),
+            ])))
+        }
         return .object(members)
     }
 }

@@ -44,7 +44,8 @@ public struct StubLoader: Sendable {
         var stubs: [Stub] = []
         for (candidate, result) in zip(candidates, decoded) {
             if assets.contains(candidate.realPath) { continue }  // a body or template, not a stub file
-            diagnostics += result.diagnostics
+            // Within a file, in the order of its lines, whichever check found each problem.
+            diagnostics += result.diagnostics.sorted(by: Diagnostic.precedes)
             let failed = result.diagnostics.contains { $0.severity == .error }
             files.append(LoadedStubFile(path: candidate.displayPath, stubCount: failed ? 0 : result.stubs.count, isValid: !failed))
             if !failed { stubs += result.stubs }

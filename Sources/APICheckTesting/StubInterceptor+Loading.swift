@@ -37,7 +37,7 @@ extension StubInterceptor {
         // A misspelt element, attribute or key is an error here: in a test it would otherwise be a
         // stub quietly missing its header, latency or method.
         let problems = (result.errors + result.warnings.filter { $0.code == .unknownName } + templates.diagnose(result.stubSet).filter { $0.severity == .error })
-            .sorted { ($0.location.path, $0.location.line, $0.location.column) < ($1.location.path, $1.location.line, $1.location.column) }
+            .sorted(by: Diagnostic.precedes)
         guard problems.isEmpty else { throw StubLoadingError(diagnostics: problems) }
         self.init(stubs: result.stubSet, options: options, templates: templates, logger: logger)
     }

@@ -39,6 +39,13 @@ struct APICheckCommand: AsyncParsableCommand {
             if code == .success || code == .failure {
                 exit(withError: error)
             }
+            // A mistyped option or command explains a failure better than what it caused.
+            if let typo = ArgumentTypos.diagnose(Array(CommandLine.arguments.dropFirst())) {
+                let usage = usageString(for: typo.command)
+                let name = typo.command == APICheckCommand.self ? "apicheck" : "apicheck \(typo.command.configuration.commandName ?? "")"
+                FileHandle.standardError.write(Data("Error: \(typo.message)\nUsage: \(usage)\n  See '\(name) --help' for more information.\n".utf8))
+                Foundation.exit(2)
+            }
             // ArgumentParser uses 64 (EX_USAGE) for bad input; APICheck promises 2.
             let message = fullMessage(for: error)
             if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }

@@ -13,25 +13,30 @@ struct CrawlCommand: AsyncParsableCommand {
         commandName: "crawl",
         abstract: "Walk a hypermedia API from its root and check every link it advertises.",
         discussion: """
-            Follows every GET link breadth-first from the root (same origin unless --allow-host),
-            checks each with the rules of docs/reports.md (link-resolves, method-valid,
-            type-matches, type-syntax, content-type-present, self-consistent, duplicate-rel,
-            format-shape, template-valid) and reports the findings with the path of rels from the
-            root. Unsafe methods are never sent to a live API without --unsafe: OPTIONS and its
-            Allow header stand in. With --stubs the stub set is crawled in memory, no sockets,
+            Follows every GET link breadth-first from the root (same origin unless --allow-host), \
+            checks each with the rules of docs/reports.md (link-resolves, method-valid, \
+            type-matches, type-syntax, content-type-present, self-consistent, duplicate-rel, \
+            format-shape, template-valid) and reports the findings with the path of rels from the \
+            root. Unsafe methods are never sent to a live API without --unsafe: OPTIONS and its \
+            Allow header stand in. With --stubs the stub set is crawled in memory, no sockets, \
             through the same engine.
 
-            Exit status: 0 no error findings (no warnings either with --strict), 1 contract
+            Exit status: 0 no error findings (no warnings either with --strict), 1 contract \
             violations, 2 usage or infrastructure errors (unreachable root, bad flags).
 
             Examples:
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
-              apicheck crawl https://api.example.com/ --header-from-env 'Authorization: Bearer $API_TOKEN' --format junit --output crawl.xml
               apicheck crawl https://api.example.com/ --sample 3 --verbose
-              apicheck crawl http://localhost:8080/ --var id=p-1001 --rule duplicate-rel=off --strict
-              apicheck crawl https://api.example.com/ --shard 2/4 --format json --output shard-2.json
+              apicheck crawl https://api.example.com/ --format junit --output crawl.xml
+              apicheck crawl https://api.example.com/ \\
+                  --header-from-env 'Authorization: Bearer $API_TOKEN'
+              apicheck crawl http://localhost:8080/ --var id=p-1001 --strict \\
+                  --rule duplicate-rel=off
+              apicheck crawl https://api.example.com/ --shard 2/4 --format json \\
+                  --output shard-2.json
               apicheck crawl https://api.example.com/ --write-baseline baseline.json
-              apicheck crawl https://api.example.com/ --baseline baseline.json --format github
+              apicheck crawl https://api.example.com/ --baseline baseline.json \\
+                  --format github
             """
     )
 

@@ -10,11 +10,11 @@ struct LintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Check stub files and report every problem as path:line:column.",
         discussion: """
-            Reads XML and JSON stub files (folders recursively) exactly as the interceptor and the
-            server would, and reports each problem like a compiler. The good files are unaffected
+            Reads XML and JSON stub files (folders recursively) exactly as the interceptor and the \
+            server would, and reports each problem like a compiler. The good files are unaffected \
             by the bad ones.
 
-            Exit status: 0 when no file has an error (warnings allowed), 1 when any stub file is
+            Exit status: 0 when no file has an error (warnings allowed), 1 when any stub file is \
             invalid, 2 for usage errors.
 
             Examples:
@@ -53,7 +53,7 @@ struct LintCommand: ParsableCommand {
     func run() throws {
         var result = StubLoader(options: StubLoadOptions(root: root)).load(paths)
         // Templates compile at load time here, so a broken one is found before a request needs it.
-        result.diagnostics += TemplateRenderer().diagnose(result.stubSet)
+        result.diagnostics = (result.diagnostics + TemplateRenderer().diagnose(result.stubSet)).sorted(by: Diagnostic.precedes)
         let failed = result.hasErrors || (strict && !result.warnings.isEmpty)
         let output = Output()
         switch format {
@@ -61,9 +61,9 @@ struct LintCommand: ParsableCommand {
             for diagnostic in result.diagnostics { output.write(output.format(diagnostic)) }
             let invalid = result.files.filter { !$0.isValid }.count
             output.write(
-                "\(result.files.count) stub \(result.files.count == 1 ? "file" : "files"), \(result.stubSet.count) stubs: "
-                    + "\(result.errors.count) errors, \(result.warnings.count) warnings"
-                    + (invalid > 0 ? " (\(invalid) invalid \(invalid == 1 ? "file" : "files") not loaded)" : "")
+                "\(counted(result.files.count, "stub file")), \(counted(result.stubSet.count, "stub")): "
+                    + "\(counted(result.errors.count, "error")), \(counted(result.warnings.count, "warning"))"
+                    + (invalid > 0 ? " (\(counted(invalid, "invalid file")) not loaded)" : "")
             )
         case .json:
             let report: JSONValue = .object([

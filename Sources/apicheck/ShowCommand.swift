@@ -9,11 +9,11 @@ struct ShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Print the stubs of a stub file, normalised, as JSON.",
         discussion: """
-            Shows what APICheck understood: status, headers in order, cookies with their
-            attributes, the body (as text when it is UTF-8, as base64 otherwise; body files are
+            Shows what APICheck understood: status, headers in order, cookies with their \
+            attributes, the body (as text when it is UTF-8, as base64 otherwise; body files are \
             read), name, description, request pattern and source location.
 
-            Exit status: 0 when the file is valid, 1 when it has errors (printed to stderr),
+            Exit status: 0 when the file is valid, 1 when it has errors (printed to stderr), \
             2 for usage errors.
 
             Examples:

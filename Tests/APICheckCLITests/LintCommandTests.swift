@@ -21,7 +21,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.contains("\(folder.path)/bad.xml:1:16: error: status \"abc\" is not an HTTP status code (100-599)"))
         #expect(result.stdout.contains("\(folder.path)/bad.json:2:29: error: invalid JSON: unexpected end of document inside an object"))
-        #expect(result.stdout.contains("3 stub files, 1 stubs: 2 errors, 0 warnings (2 invalid files not loaded)"))
+        #expect(result.stdout.contains("3 stub files, 1 stub: 2 errors, 0 warnings (2 invalid files not loaded)"))
 
         let json = try CLI.run(["lint", folder.path, "--format", "json"])
         #expect(json.status == 1)
@@ -117,5 +117,52 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(file.path):1:22: error: request.path must be a string, not a number"))
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test func everyResponseOfASequenceIsShown() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-show-\(UUID().uuidString).json")
+        try Data(#"{"request": {"path": "/job"}, "responses": [{"status": 202}, {"status": 200, "body": "done"}], "afterLast": "fail"}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try CLI.run(["show", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try JSONParser().parseValue(Array(result.stdout.utf8))
+        #expect(document.value(at: "/stubs/0/response/status") == 202)
+        #expect(document.value(at: "/stubs/0/sequence/afterLast") == "fail")
+        #expect(document.value(at: "/stubs/0/sequence/responses/0/status") == 202)
+        #expect(document.value(at: "/stubs/0/sequence/responses/1/status") == 200)
+        #expect(document.value(at: "/stubs/0/sequence/responses/1/body/text") == #""done""#, "a JSON body is the JSON value")
+    }
+}
+
+/// A mistyped option or command is named as such, with the spelling meant, before anything it
+/// caused (a value taken for a path) is reported.
+@Suite struct ArgumentTypoTests {
+    @Test func aMistypedOptionIsReportedBeforeThePathItsValueBecame() throws {
+        let result = try CLI.run(["lint", "--formt", "json", "stubs/acmeflix"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("Error: Unknown option '--formt'. Did you mean '--format'?\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("no such file"))
+        let crawl = try CLI.run(["crawl", "--sampel", "3", "http://localhost:3000/"])
+        #expect(crawl.stderr.hasPrefix("Error: Unknown option '--sampel'. Did you mean '--sample'?"), "\(crawl.stderr)")
+    }
+
+    @Test func aMistypedCommandGetsASuggestion() throws {
+        let result = try CLI.run(["lnt", "stubs"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("Error: Unknown command 'lnt'. Did you mean 'lint'? Commands: lint, show, serve, crawl, report."), "\(result.stderr)")
+    }
+
+    @Test func knownOptionsAndValuesPass() throws {
+        let result = try CLI.run(["lint", "--format=json", "--strict", "stubs/acmeflix"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let missing = try CLI.run(["lint", "--format", "json", "no-such-folder"])
+        #expect(missing.stderr.contains("'no-such-folder': no such file or folder"), "a real problem is still reported as itself")
+    }
+
+    @Test func helpWrapsAtWordsNotAtSourceLines() throws {
+        let result = try CLI.run(["crawl", "--help"])
+        // Prose paragraphs are one line each in the source; ArgumentParser wraps them at the width.
+        #expect(result.stdout.contains("Follows every GET link breadth-first from the root (same origin unless"))
+        #expect(!result.stdout.contains("checks each with the rules of docs/reports.md (link-resolves, method-valid,\ntype-matches"))
     }
 }

@@ -74,7 +74,7 @@ import Testing
         try folder.write("bom.xml", Data([0xEF, 0xBB, 0xBF]) + Data(#"<http-response statusCode="x"><annotation uri-path="/"/></http-response>"#.utf8))
         try folder.write("bom.json", Data([0xEF, 0xBB, 0xBF]) + Data(#"{"request": 5}"#.utf8))
         let errors = StubLoader().load([folder.path]).errors
-        #expect(errors.first { $0.location.path.hasSuffix("bom.json") }?.location.column == 13)
+        #expect(errors.filter { $0.location.path.hasSuffix("bom.json") }.map(\.location.column).contains(13), "\(errors)")
         #expect(errors.first { $0.location.path.hasSuffix("bom.xml") }?.location.column == 16)
     }
 
