@@ -10,6 +10,7 @@ struct APICheckCommand: AsyncParsableCommand {
             Stub files are PEWire-Control XML or APICheck JSON files in a folder such as stubs/.
 
             Examples:
+              apicheck init my-api --with-tests swift-testing --ci github
               apicheck lint stubs/acmeflix
               apicheck show stubs/acmeflix/root.xml
               apicheck serve stubs/acmeflix --port 3000
@@ -17,7 +18,7 @@ struct APICheckCommand: AsyncParsableCommand {
               apicheck report merge shard-*.json --format junit --output report.xml
             """,
         version: APICheckVersion.current,
-        subcommands: [LintCommand.self, ShowCommand.self, ServeCommand.self, CrawlCommand.self, ReportCommand.self]
+        subcommands: [InitCommand.self, LintCommand.self, ShowCommand.self, ServeCommand.self, CrawlCommand.self, ReportCommand.self]
     )
 
     /// Exit codes follow FORMATS §7: 0 clean, 1 problems found, 2 usage or infrastructure errors.
@@ -60,4 +61,7 @@ struct APICheckCommand: AsyncParsableCommand {
 
 enum APICheckVersion {
     static let current = "0.1.0"
+    /// Where APICheck's source lives: what `.package(url:)` lines and the CI workflow `init`
+    /// writes fetch.
+    static let repository = "https://github.com/apicheck/apicheck"
 }

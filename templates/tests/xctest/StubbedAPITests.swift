@@ -1,0 +1,46 @@
+// Written by `apicheck init`: tests that answer URLSession requests from the stubs in stubs/,
+// in process, without a server. Replace the requests with calls to your own API client.
+import APICheckTesting
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+final class StubbedAPITests: XCTestCase {
+    /// The stub folder, found from this file: no test resources to set up. (To ship the stubs
+    /// inside the test bundle instead, add `resources: [.copy("stubs")]` to the test target and
+    /// use `Bundle.module.path(forResource: "stubs", ofType: nil)!`.)
+    private let stubs = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("stubs").path
+
+    func testTheRootLinksToTheItems() async throws {
+        let (session, interceptor) = try stubbedSession(loading: [stubs])
+        let (data, response) = try await session.data(from: URL(string: "https://api.example.com/")!)
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+        XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "application/hal+json")
+        let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let links = root?["_links"] as? [String: Any]
+        XCTAssertEqual((links?["items"] as? [String: Any])?["href"] as? String, "/items")
+        XCTAssertRequested(interceptor, "GET", "/", .exactly(1))
+        XCTAssertNoUnmatchedRequests(interceptor)
+    }
+
+    func testAnyItemIsRenderedFromItsId() async throws {
+        let (session, _) = try stubbedSession(loading: [stubs])
+        let (data, _) = try await session.data(from: URL(string: "https://api.example.com/items/42")!)
+        let item = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        XCTAssertEqual(item?["id"] as? String, "42")
+    }
+
+    func testAMissingItemIsAProblemDocument() async throws {
+        let (session, _) = try stubbedSession(loading: [stubs])
+        let (data, response) = try await session.data(from: URL(string: "https://api.example.com/items/0")!)
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 404)
+        XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "application/problem+json")
+        let problem = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        XCTAssertEqual(problem?["detail"] as? String, "There is no item 0.")
+    }
+}
