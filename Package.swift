@@ -59,7 +59,7 @@ let package = Package(
         // XCTest and Swift Testing helpers: loading stub folders, binding sessions, assertions.
         .target(
             name: "APICheckTesting",
-            dependencies: ["APICheckInterceptor", "APICheckStubFiles", "APICheckTemplates", "APICheckModel"]
+            dependencies: ["APICheckInterceptor", "APICheckResponder", "APICheckStubFiles", "APICheckTemplates", "APICheckModel"]
         ),
         // Findings, rules and every report format of `apicheck crawl`: pure values and string renderers.
         .target(name: "APICheckReport", dependencies: ["APICheckModel", "APICheckJSON"]),

@@ -1,3 +1,4 @@
-// `import APICheckTesting` is enough in a test: the interceptor and the stub model come with it.
+// `import APICheckTesting` is enough in a test: the interceptor and its journal come with it.
+// (Not APICheckModel: its `SourceLocation` would be ambiguous beside Swift Testing's.)
 @_exported import APICheckInterceptor
-@_exported import APICheckModel
+@_exported import APICheckResponder

@@ -2,6 +2,7 @@
 import APICheckInterceptor
 import APICheckModel
 import Foundation
+import Logging
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -9,27 +10,72 @@ import FoundationNetworking
 #endif
 
 extension XCTestCase {
-    /// A session answered from stub files (e.g. in the test bundle: `Bundle.module`), with its
-    /// interceptor; invalidated when the test ends. A broken stub file fails the test here.
+    /// A session answered from stub files, with its interceptor; invalidated when the test ends.
+    /// A broken stub file fails the test here, and so (unless `warnings: .record` or `.ignore`)
+    /// does any other stub-file warning. When the test ends, even by a thrown error, every request
+    /// no stub answered fails it with its near-miss report (unless `unmatched: .allow`).
     ///
     /// ```swift
-    /// let (session, stubs) = try stubbedSession(loading: [Bundle.module.path(forResource: "stubs", ofType: nil)!])
+    /// let (session, stubs) = try stubbedSession(loading: [stubFolder("stubs")])
     /// ```
     public func stubbedSession(
-        loading paths: [String], root: String? = nil, options: StubInterceptor.Options = StubInterceptor.Options()
+        loading paths: [String], root: String? = nil, options: StubInterceptor.Options = StubInterceptor.Options(),
+        unmatched: UnmatchedRequests = .fail, warnings: LoaderWarnings = .fail,
+        file: StaticString = #filePath, line: UInt = #line
     ) throws -> (URLSession, StubInterceptor) {
-        let interceptor = try StubInterceptor(loading: paths, root: root, options: options)
-        return stubbedSession(interceptor)
+        let logger = Logger(label: "apicheck.interceptor", factory: { _ in SwiftLogNoOpLogHandler() })
+        let loaded = try LoadedStubs(paths, root: root, logger: logger)
+        if warnings == .fail, !loaded.warnings.isEmpty { throw StubLoadingError(diagnostics: loaded.warnings) }
+        let interceptor = StubInterceptor(stubs: loaded.stubs, options: options, templates: loaded.templates, logger: logger)
+        return stubbedSession(interceptor, unmatched: unmatched, file: file, line: line)
     }
 
-    /// A session answered by `interceptor`, invalidated (and the interceptor reset) when the test ends.
-    public func stubbedSession(_ interceptor: StubInterceptor) -> (URLSession, StubInterceptor) {
+    /// A session answered by `interceptor`, invalidated (and the interceptor reset) when the test
+    /// ends; requests no stub answered fail the test then (unless `unmatched: .allow`).
+    public func stubbedSession(
+        _ interceptor: StubInterceptor, unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath, line: UInt = #line
+    ) -> (URLSession, StubInterceptor) {
         let session = interceptor.makeSession()
         addTeardownBlock {
+            if unmatched == .fail { XCTAssertNoUnmatchedRequests(interceptor, file: file, line: line) }
             session.invalidateAndCancel()
             interceptor.reset()
         }
         return (session, interceptor)
+    }
+}
+
+/// A test case whose every test is answered from the same stub files: override ``stubPaths``
+/// (and, if needed, the other properties), then use ``session`` and ``interceptor``.
+///
+/// ```swift
+/// final class GistsClientTests: StubbedTestCase {
+///     override var stubPaths: [String] { [stubFolder("stubs")] }
+///
+///     func testListsGists() async throws {
+///         let gists = try await GistsClient(session: session).list()
+///         XCTAssertEqual(gists.count, 2)
+///     }
+/// }
+/// ```
+///
+/// Subclasses that override `setUpWithError()` call `super.setUpWithError()` first.
+open class StubbedTestCase: XCTestCase {
+    /// The stub files and folders the tests are answered from.
+    open var stubPaths: [String] { [] }
+    open var stubOptions: StubInterceptor.Options { StubInterceptor.Options() }
+    open var unmatchedRequests: UnmatchedRequests { .fail }
+    open var loaderWarnings: LoaderWarnings { .fail }
+
+    /// The session of the running test (a new one per test).
+    public private(set) var session: URLSession!
+    /// The interceptor behind ``session``: its journal, scenarios and sequences.
+    public private(set) var interceptor: StubInterceptor!
+
+    override open func setUpWithError() throws {
+        try super.setUpWithError()
+        (session, interceptor) = try stubbedSession(
+            loading: stubPaths, options: stubOptions, unmatched: unmatchedRequests, warnings: loaderWarnings)
     }
 }
 

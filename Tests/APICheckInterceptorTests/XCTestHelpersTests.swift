@@ -39,3 +39,30 @@ final class XCTestHelpersTests: XCTestCase {
         }
     }
 }
+
+/// The base class: every test answered from the same stub files, misses fail at teardown.
+final class StubbedTestCaseTests: StubbedTestCase {
+    override var stubPaths: [String] { [stubFolder("Fixtures/stubs")] }
+
+    func testEveryTestGetsAnsweredFromTheStubs() async throws {
+        let (data, _) = try await session.data(from: URL(string: "http://localhost/greetings/grace")!)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "hello")
+        XCTAssertRequested(interceptor, "GET", "/greetings/{name}", .exactly(1))
+    }
+}
+
+/// A class that expects misses says so.
+final class StubbedTestCaseAllowingMissesTests: StubbedTestCase {
+    override var stubPaths: [String] { [stubFolder("Fixtures/stubs")] }
+    override var unmatchedRequests: UnmatchedRequests { .allow }
+
+    func testAMissIsTheTestsOwnBusiness() async throws {
+        do {
+            _ = try await session.data(from: URL(string: "http://localhost/nowhere")!)
+            XCTFail("expected the miss to fail the request")
+        } catch let error as URLError {
+            XCTAssertEqual(error.code, .resourceUnavailable)
+        }
+        XCTAssertEqual(interceptor.journal.unmatched.count, 1)
+    }
+}
