@@ -271,43 +271,31 @@ enum ScaffoldFiles {
             import FoundationNetworking
             #endif
 
-            /// The stub folder, found from this file: no test resources to set up. (To ship the stubs inside
-            /// the test bundle instead, add `resources: [.copy("stubs")]` to the test target and use
-            /// `Bundle.module.path(forResource: "stubs", ofType: nil)!`.)
-            private let stubs = URL(fileURLWithPath: #filePath)
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("stubs").path
-
-            @Suite struct StubbedAPITests {
+            /// `.stubs(…)` answers every request of each test from the stub folder (relative to this file) and
+            /// fails the test for any request no stub answered, with the nearest stubs and why they missed.
+            @Suite(.stubs("../../stubs")) struct StubbedAPITests {
                 @Test func theRootLinksToTheItems() async throws {
-                    try await withStubbedSession(loading: [stubs]) { session, interceptor in
-                        let (data, response) = try await session.data(from: URL(string: "https://api.example.com/")!)
-                        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-                        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/hal+json")
-                        let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-                        let links = root?["_links"] as? [String: Any]
-                        #expect((links?["items"] as? [String: Any])?["href"] as? String == "/items")
-                        expectRequested(interceptor, "GET", "/", .exactly(1))
-                        expectNoUnmatchedRequests(interceptor)
-                    }
+                    let (data, response) = try await StubbedTest.session.data(from: URL(string: "https://api.example.com/")!)
+                    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+                    #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/hal+json")
+                    let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+                    let links = root?["_links"] as? [String: Any]
+                    #expect((links?["items"] as? [String: Any])?["href"] as? String == "/items")
+                    expectRequested(try #require(StubbedTest.current?.interceptor), "GET", "/", .exactly(1))
                 }
 
                 @Test func anyItemIsRenderedFromItsId() async throws {
-                    try await withStubbedSession(loading: [stubs]) { session, _ in
-                        let (data, _) = try await session.data(from: URL(string: "https://api.example.com/items/42")!)
-                        let item = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-                        #expect(item?["id"] as? String == "42")
-                    }
+                    let (data, _) = try await StubbedTest.session.data(from: URL(string: "https://api.example.com/items/42")!)
+                    let item = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+                    #expect(item?["id"] as? String == "42")
                 }
 
                 @Test func aMissingItemIsAProblemDocument() async throws {
-                    try await withStubbedSession(loading: [stubs]) { session, _ in
-                        let (data, response) = try await session.data(from: URL(string: "https://api.example.com/items/0")!)
-                        #expect((response as? HTTPURLResponse)?.statusCode == 404)
-                        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/problem+json")
-                        let problem = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-                        #expect(problem?["detail"] as? String == "There is no item 0.")
-                    }
+                    let (data, response) = try await StubbedTest.session.data(from: URL(string: "https://api.example.com/items/0")!)
+                    #expect((response as? HTTPURLResponse)?.statusCode == 404)
+                    #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/problem+json")
+                    let problem = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+                    #expect(problem?["detail"] as? String == "There is no item 0.")
                 }
             }
             """# + "\n",
@@ -322,16 +310,12 @@ enum ScaffoldFiles {
             import FoundationNetworking
             #endif
 
-            final class StubbedAPITests: XCTestCase {
-                /// The stub folder, found from this file: no test resources to set up. (To ship the stubs
-                /// inside the test bundle instead, add `resources: [.copy("stubs")]` to the test target and
-                /// use `Bundle.module.path(forResource: "stubs", ofType: nil)!`.)
-                private let stubs = URL(fileURLWithPath: #filePath)
-                    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                    .appendingPathComponent("stubs").path
+            /// Every test gets a session answered from the stub folder (relative to this file); a request no
+            /// stub answered fails the test, with the nearest stubs and why they missed.
+            final class StubbedAPITests: StubbedTestCase {
+                override var stubPaths: [String] { [stubFolder("../../stubs")] }
 
                 func testTheRootLinksToTheItems() async throws {
-                    let (session, interceptor) = try stubbedSession(loading: [stubs])
                     let (data, response) = try await session.data(from: URL(string: "https://api.example.com/")!)
                     XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
                     XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "application/hal+json")
@@ -339,18 +323,15 @@ enum ScaffoldFiles {
                     let links = root?["_links"] as? [String: Any]
                     XCTAssertEqual((links?["items"] as? [String: Any])?["href"] as? String, "/items")
                     XCTAssertRequested(interceptor, "GET", "/", .exactly(1))
-                    XCTAssertNoUnmatchedRequests(interceptor)
                 }
 
                 func testAnyItemIsRenderedFromItsId() async throws {
-                    let (session, _) = try stubbedSession(loading: [stubs])
                     let (data, _) = try await session.data(from: URL(string: "https://api.example.com/items/42")!)
                     let item = try JSONSerialization.jsonObject(with: data) as? [String: Any]
                     XCTAssertEqual(item?["id"] as? String, "42")
                 }
 
                 func testAMissingItemIsAProblemDocument() async throws {
-                    let (session, _) = try stubbedSession(loading: [stubs])
                     let (data, response) = try await session.data(from: URL(string: "https://api.example.com/items/0")!)
                     XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 404)
                     XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "application/problem+json")
