@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -14,6 +14,17 @@ let package = Package(
         .library(name: "APICheckReport", targets: ["APICheckReport"]),
         .library(name: "APICheckServer", targets: ["APICheckServer"]),
         .executable(name: "apicheck", targets: ["apicheck"]),
+    ],
+    // An app that adds APICheck for its tests needs the interceptor and the test helpers only:
+    // `traits: []` on its `.package` line leaves out everything that needs SwiftNIO,
+    // AsyncHTTPClient or ArgumentParser, and SwiftPM then fetches 3 packages instead of 25
+    // (README, "Add APICheck to your package").
+    traits: [
+        .trait(
+            name: "CLI",
+            description: "The apicheck command, the stub server (APICheckServer) and the live crawl fetcher: SwiftNIO, AsyncHTTPClient, ArgumentParser."
+        ),
+        .default(enabledTraits: ["CLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -77,10 +88,10 @@ let package = Package(
             name: "APICheckHTTPFetcher",
             dependencies: [
                 "APICheckCrawler", "APICheckModel",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -89,9 +100,9 @@ let package = Package(
             name: "APICheckServer",
             dependencies: [
                 "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckResponder",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -100,7 +111,7 @@ let package = Package(
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
                 "APICheckReport", "APICheckServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -109,9 +120,9 @@ let package = Package(
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckXML", "APICheckInterceptor", "APICheckCrawler", "APICheckHTTPFetcher",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),
             ]
         ),
         .testTarget(name: "APICheckXMLTests", dependencies: ["APICheckXML"]),

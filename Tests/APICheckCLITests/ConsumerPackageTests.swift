@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// An app that adds APICheck for its tests, as a new user does (Tests/ConsumerPackage): with
+/// `traits: []` it fetches only what the interceptor and test helpers need, and its tests, which
+/// use APICheckTesting alone, build and pass.
+///
+/// The dependency is a `file://` URL on a tagged clone of this repository's HEAD (a `path:`
+/// dependency would not show what a URL dependency fetches); uncommitted changes are not in it.
+@Suite struct ConsumerPackageTests {
+    private struct Run {
+        var status: Int32
+        var output: String
+    }
+
+    private func run(_ arguments: [String], in directory: URL) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self))
+    }
+
+    @Test func anAppResolvesThreePackagesAndItsStubbedTestsPass() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-consumer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clone = folder.appendingPathComponent("apicheck")
+        #expect(try run(["git", "clone", "--quiet", CLI.repository.path, clone.path], in: folder).status == 0)
+        #expect(try run(["git", "tag", "99.0.0"], in: clone).status == 0)
+
+        let consumer = folder.appendingPathComponent("consumer")
+        try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("Tests/ConsumerPackage"), to: consumer)
+        try Data("""
+            // swift-tools-version:6.1
+            import PackageDescription
+
+            let package = Package(
+                name: "Gists",
+                platforms: [.macOS(.v15), .iOS(.v18)],
+                dependencies: [.package(url: "\(clone.absoluteString)", from: "99.0.0", traits: [])],
+                targets: [
+                    .target(name: "Gists"),
+                    .testTarget(name: "GistsTests", dependencies: ["Gists", .product(name: "APICheckTesting", package: "apicheck")]),
+                ]
+            )
+
+            """.utf8).write(to: consumer.appendingPathComponent("Package.swift"))
+
+        let resolve = try run(["swift", "package", "resolve"], in: consumer)
+        #expect(resolve.status == 0, "\(resolve.output)")
+        let fetched = try FileManager.default.contentsOfDirectory(atPath: consumer.appendingPathComponent(".build/checkouts").path).sorted()
+        #expect(fetched == ["apicheck", "swift-log", "swift-mustache"], "no NIO, no crypto: \(fetched)")
+
+        let test = try run(["swift", "test"], in: consumer)
+        #expect(test.status == 0, "\(test.output)")
+        #expect(test.output.contains("Test run with 3 tests"), "\(test.output)")
+        #expect(!test.output.contains("warning:") || !test.output.contains("apicheck/Sources"), "APICheck compiles without warnings in a user's build")
+    }
+}
