@@ -57,8 +57,8 @@ public final class StubInterceptor: Sendable {
     public let responder: StubResponder
     public var journal: StubJournal { responder.journal }
     let logger: Logger
-    /// Identifies this interceptor's configurations where reflection cannot reach the session.
-    let token = UUID().uuidString
+    /// The protocol classes of this interceptor's configurations (`SessionBinding`).
+    private let boundClasses = Mutex<[ObjectIdentifier]>([])
     private let realNetwork: URLSession?
 
     public init(
@@ -69,12 +69,11 @@ public final class StubInterceptor: Sendable {
         self.responder = StubResponder(stubs: stubs, templates: templates)
         self.logger = logger
         self.realNetwork = options.passthrough ? URLSession(configuration: .ephemeral) : nil
-        StubURLProtocol.register(self)
     }
 
     deinit {
         realNetwork?.invalidateAndCancel()
-        StubURLProtocol.unregister(self)
+        SessionBinding.unbind(boundClasses.withLock { $0 })
     }
 
     // MARK: Sessions
@@ -82,13 +81,13 @@ public final class StubInterceptor: Sendable {
     /// A copy of `base` whose requests this interceptor answers.
     public func configuration(_ base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
         guard let configuration = base.copy() as? URLSessionConfiguration else { return base }
-        configuration.protocolClasses = [StubURLProtocol.self] + (base.protocolClasses ?? []).filter { $0 != StubURLProtocol.self }
-        var proxies = configuration.connectionProxyDictionary ?? [:]
-        proxies[StubURLProtocol.bindingKey] = self
-        configuration.connectionProxyDictionary = proxies
-        var headers = configuration.httpAdditionalHeaders ?? [:]
-        headers[StubURLProtocol.tokenHeader] = token
-        configuration.httpAdditionalHeaders = headers
+        let protocolClass = SessionBinding.bind(configuration, to: self)
+        boundClasses.withLock { $0.append(ObjectIdentifier(protocolClass)) }
+        // Another interceptor's class in the base would answer first: this one replaces it.
+        configuration.protocolClasses = [protocolClass] + (base.protocolClasses ?? []).filter { !($0 is StubURLProtocol.Type) }
+        var owners = configuration.connectionProxyDictionary ?? [:]
+        owners[StubURLProtocol.ownerKey] = self
+        configuration.connectionProxyDictionary = owners
         return configuration
     }
 
@@ -163,7 +162,10 @@ public final class StubInterceptor: Sendable {
                 return .passthrough(urlRequest)
             case .unmatched, .exhausted, .unservable, .failure:
                 if case .unmatched = reply.kind { logger.warning("no stub matches the request", metadata: ["request": "\(request.summary)"]) }
-                let error = Self.error(Self.errorCode(for: reply.kind), reply.explanation ?? "", url)
+                var error = Self.error(Self.errorCode(for: reply.kind), reply.explanation ?? "", url)
+                if case .unmatched(let report) = reply.kind {
+                    error = URLError(error.code, userInfo: error.userInfo.merging([URLError.nearMissReportKey: report]) { $1 })
+                }
                 return .deliver(Delivery(content: .failure(error), delay: delay))
             case .stubbed:
                 break
@@ -231,7 +233,6 @@ public final class StubInterceptor: Sendable {
 
     static func headers(of request: URLRequest) -> [HTTPHeader] {
         (request.allHTTPHeaderFields ?? [:])
-            .filter { !$0.key.caseInsensitiveEquals(StubURLProtocol.tokenHeader) }
             .sorted { $0.key < $1.key }
             .map { HTTPHeader(name: $0.key, value: $0.value) }
     }
@@ -255,13 +256,11 @@ public final class StubInterceptor: Sendable {
     }
 
     static func error(_ code: URLError.Code, _ description: String, _ url: URL) -> URLError {
-        URLError(code, userInfo: [NSLocalizedDescriptionKey: description, NSURLErrorFailingURLErrorKey: url, NSURLErrorFailingURLStringErrorKey: url.absoluteString])
+        URLError(code, userInfo: [NSLocalizedDescriptionKey: description, NSURLErrorFailingURLErrorKey: url, "NSErrorFailingURLStringKey": url.absoluteString])
     }
 
     func fetchFromNetwork(_ request: URLRequest) async -> Delivery {
         guard let realNetwork else { return Delivery(content: .failure(URLError(.unsupportedURL)), delay: 0) }
-        var request = request
-        request.setValue(nil, forHTTPHeaderField: StubURLProtocol.tokenHeader)
         do {
             let (data, response) = try await realNetwork.data(for: request)
             guard let http = response as? HTTPURLResponse else { return Delivery(content: .failure(URLError(.badServerResponse)), delay: 0) }

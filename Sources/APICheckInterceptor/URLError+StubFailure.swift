@@ -25,3 +25,17 @@ extension StubFailure {
         }
     }
 }
+
+extension URLError {
+    /// The `userInfo` key under which the `URLError` of a request no stub matched carries its
+    /// ``NearMissReport`` (the nearest stubs and why each missed), for clients and tests that
+    /// wrap errors and lose the description.
+    public static let nearMissReportKey = "APICheckNearMissReport"
+
+    /// The near-miss report of a request no stub matched; `nil` for other errors.
+    ///
+    /// ```swift
+    /// catch let error as URLError { print(error.nearMissReport?.description ?? "\(error)") }
+    /// ```
+    public var nearMissReport: NearMissReport? { userInfo[Self.nearMissReportKey] as? NearMissReport }
+}

@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// The ceiling: a protocol that answers every request with the same bytes and does nothing else.
-final class FixedResponseProtocol: URLProtocol, @unchecked Sendable {
+final class FixedResponseProtocol: URLProtocol {
     static let body = Data(String(repeating: "x", count: 300).utf8)
 
     override class func canInit(with request: URLRequest) -> Bool { true }

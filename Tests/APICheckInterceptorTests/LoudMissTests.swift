@@ -46,7 +46,7 @@ private let missing = URL(string: "http://localhost/nowhere")!
 
     @Test func aMissCanBeAllowed() async throws {
         try await withStubbedSession(loading: [stubFolder("Fixtures/stubs")], unmatched: .allow) { session, _ in
-            await #expect(throws: URLError.self) { try await session.data(from: missing) }
+            _ = await #expect(throws: URLError.self) { try await session.data(from: missing) }
         }
     }
 

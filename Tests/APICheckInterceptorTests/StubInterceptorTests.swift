@@ -297,22 +297,59 @@ import FoundationNetworking
     }
 }
 
-/// Apple platforms' path in: where reflection cannot reach a task's session, the configuration's
-/// token header names the interceptor. Linux CI exercises the lookup directly.
-@Suite struct TokenBindingTests {
-    @Test func theTokenHeaderFindsItsInterceptorWhileItLives() throws {
-        var interceptor: StubInterceptor? = StubInterceptor(stubs: .empty)
-        let headers = try #require(interceptor?.configuration().httpAdditionalHeaders as? [String: String])
-        let token = try #require(headers[StubURLProtocol.tokenHeader])
-        var request = URLRequest(url: URL(string: "http://localhost:3000/")!)
-        request.setValue(token, forHTTPHeaderField: StubURLProtocol.tokenHeader)
-        #expect(StubURLProtocol.binding(of: nil, request: request)?.0 === interceptor)
-        // The token is how requests find their stubs, not part of what the app sent.
-        #expect(!StubInterceptor.headers(of: request).contains { $0.name == StubURLProtocol.tokenHeader })
+/// Each configuration gets a protocol class of its own, and a request finds its interceptor by
+/// that class: no reflection, no header, the same on every platform.
+@Suite struct SessionBindingTests {
+    @Test func sessionsOfTwoInterceptorsEachAnswerWithTheirOwnStubs() async throws {
+        let first = StubInterceptor(stubs: StubSet([stub("first", "GET", "/who", body: text("first"))]))
+        let second = StubInterceptor(stubs: StubSet([stub("second", "GET", "/who", body: text("second"))]))
+        let sessions = [first.makeSession(), second.makeSession(), first.makeSession()]
+        let answers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for round in 0..<30 {
+                let index = round % sessions.count
+                let session = sessions[index]
+                group.addTask { (index, String(decoding: try await session.data(from: url("/who")).0, as: UTF8.self)) }
+            }
+            return try await group.reduce(into: [Int: Set<String>]()) { $0[$1.0, default: []].insert($1.1) }
+        }
+        #expect(answers == [0: ["first"], 1: ["second"], 2: ["first"]])
+        #expect(first.journal.all.count == 20 && second.journal.all.count == 10)
+        let classes = sessions.compactMap { $0.configuration.protocolClasses?.first }.map(ObjectIdentifier.init)
+        #expect(Set(classes).count == 3, "a class per configuration")
+    }
+
+    @Test func aSessionWhoseInterceptorIsGoneFailsClearly() async throws {
+        var interceptor: StubInterceptor? = StubInterceptor(stubs: StubSet([stub("a", "GET", "/a", body: text("a"))]))
+        let configuration = try #require(interceptor?.configuration())
+        // The session keeps its interceptor alive, as it keeps its delegate; a bare class does not.
+        configuration.connectionProxyDictionary = [:]
+        let session = URLSession(configuration: configuration)
         interceptor = nil
-        #expect(StubURLProtocol.binding(of: nil, request: request) == nil)
-        var stranger = request
-        stranger.setValue("not-a-token", forHTTPHeaderField: StubURLProtocol.tokenHeader)
-        #expect(StubURLProtocol.binding(of: nil, request: stranger) == nil)
+        let error = await #expect(throws: URLError.self) { try await session.data(from: url("/a")) }
+        #expect(error?.localizedDescription.contains("StubInterceptor that made this session's configuration is gone") == true)
+    }
+
+    @Test func aSessionKeepsItsInterceptorAlive() async throws {
+        let session = StubInterceptor(stubs: StubSet([stub("a", "GET", "/a", body: text("kept"))])).makeSession()
+        #expect(try await session.data(from: url("/a")).0 == Data("kept".utf8))
+    }
+
+    @Test func bindingsGoWithTheirInterceptors() throws {
+        var classes: [AnyClass] = []
+        for _ in 0..<1_000 {
+            let interceptor = StubInterceptor(stubs: .empty)
+            classes += [interceptor.configuration(), interceptor.configuration()].compactMap { $0.protocolClasses?.first }
+            #expect(classes.last.flatMap { SessionBinding.binding(of: $0) }?.interceptor === interceptor)
+        }
+        #expect(Set(classes.map(ObjectIdentifier.init)).count == 2_000, "never reused")
+        #expect(classes.allSatisfy { SessionBinding.binding(of: $0) == nil }, "1,000 interceptors made and released leave no binding behind")
+    }
+
+    @Test func anUnmatchedRequestsErrorCarriesItsReport() async throws {
+        let interceptor = StubInterceptor(stubs: StubSet([stub("rent", "PUT", "/cart/AzCa3T")]))
+        let error = await #expect(throws: URLError.self) { try await interceptor.makeSession().data(from: url("/cart/AzCa3T")) }
+        let report = try #require(error?.nearMissReport)
+        #expect(report.request.method == "GET")
+        #expect(report.nearMisses.first?.stub.name == "rent")
     }
 }
