@@ -125,6 +125,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),
             ]
         ),
+        .testTarget(
+            name: "TransportParityTests",
+            dependencies: ["APICheckInterceptor", "APICheckServer", "APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles"]
+        ),
         .testTarget(name: "APICheckXMLTests", dependencies: ["APICheckXML"]),
         .testTarget(name: "APICheckJSONTests", dependencies: ["APICheckJSON"]),
         .testTarget(name: "APICheckModelTests", dependencies: ["APICheckModel"]),

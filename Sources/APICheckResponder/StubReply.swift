@@ -190,11 +190,16 @@ extension StubReply {
     /// error a stub transport answers itself (no stub, a spent sequence, a broken stub, a rejected
     /// request, the admin API's errors).
     public static func problemDocument(status: Int, title: String, detail: String, extra: [JSONMember] = []) -> Data {
+        Data(JSONWriter(style: .pretty).bytes(problem(status: status, title: title, detail: detail, extra: extra)))
+    }
+
+    /// ``problemDocument(status:title:detail:extra:)`` as a value, for answers that add members.
+    public static func problem(status: Int, title: String, detail: String, extra: [JSONMember] = []) -> JSONValue {
         let members: [JSONMember] = [
             JSONMember("type", "about:blank"), JSONMember("title", .string(title)), JSONMember("status", .number(String(status))),
             JSONMember("detail", .string(detail)),
         ]
-        return Data(JSONWriter(style: .pretty).bytes(.object(members + extra)))
+        return .object(members + extra)
     }
 
     /// The 404 for a request no stub answers: the near-miss report as `detail`, and each near

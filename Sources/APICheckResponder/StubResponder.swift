@@ -228,16 +228,6 @@ public final class StubResponder: Sendable {
         }
     }
 
-    /// Transitional, for the stub server until it delivers ``StubReply``s: matching and the
-    /// sequence only (no body, no journal).
-    package func answer(_ request: StubRequest, matchingIn stubs: StubSet, scenarios: ScenarioSelection) -> StubAnswer {
-        switch lookup(request, in: stubs, scenarios: scenarios) {
-        case .stubbed(let matched, let response): .stubbed(matched, response)
-        case .exhausted(let matched): .exhausted(matched)
-        case .unmatched(let report): .unmatched(report)
-        }
-    }
-
     /// Whether a stub answers `request`, without advancing a sequence or journaling (a crawl asks
     /// this about unsafe methods it will not send).
     public func peek(_ request: StubRequest) -> StubMatch {
@@ -317,13 +307,4 @@ public struct PendingReply: Sendable {
     public let matched: MatchedStub
     public let response: StubResponse
     let options: ReplyOptions
-}
-
-/// Transitional (see ``StubResponder/answer(_:matchingIn:scenarios:)``).
-package enum StubAnswer: Sendable {
-    case stubbed(MatchedStub, StubResponse)
-    case exhausted(MatchedStub)
-    case unmatched(NearMissReport)
-
-    package static func exhaustedMessage(_ matched: MatchedStub) -> String { StubReply.exhaustedMessage(matched) }
 }

@@ -263,6 +263,6 @@ enum AdminAPI {
     }
 
     private static func problem(_ status: Int, _ title: String, _ detail: String, headers: [(String, String)] = []) -> Reply {
-        .now(status: status, body: ServerCore.problem(status: status, title: title, detail: detail), headers: headers)
+        .now(status: status, body: StubReply.problem(status: status, title: title, detail: detail), headers: headers)
     }
 }

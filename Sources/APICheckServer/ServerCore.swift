@@ -216,39 +216,6 @@ final class ServerCore: Sendable {
         guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return (text, nil) }
         return (String(Substring(bytes[..<colon])), Int(Substring(bytes[bytes.index(after: colon)...])))
     }
-
-    // MARK: Problem documents
-
-    /// An RFC 9457 `application/problem+json` body.
-    static func problem(status: Int, title: String, detail: String, extra: [JSONMember] = []) -> JSONValue {
-        .object(
-            [
-                JSONMember("type", "about:blank"), JSONMember("title", .string(title)), JSONMember("status", .number(Double(status))),
-                JSONMember("detail", .string(detail)),
-            ] + extra
-        )
-    }
-
-    /// The 404 for a request no stub answers: the near-miss report as `detail`, and each near
-    /// miss with its reasons.
-    static func unmatchedProblem(_ report: NearMissReport) -> JSONValue {
-        problem(
-            status: 404, title: "No stub matches the request", detail: report.description,
-            extra: [
-                JSONMember("request", .string(report.request.summary)),
-                JSONMember(
-                    "nearMisses",
-                    .array(report.nearMisses.map { miss in
-                        .object([
-                            JSONMember("stub", .string(miss.stub.name)), JSONMember("id", .string(miss.stub.id)),
-                            JSONMember("source", .string(miss.stub.source.description)),
-                            JSONMember("differences", .array(miss.differences.map { .string($0.description) })),
-                        ])
-                    })
-                ),
-            ]
-        )
-    }
 }
 
 /// How a reload went.

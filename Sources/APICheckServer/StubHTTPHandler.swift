@@ -290,8 +290,8 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         while !busy, !closing, let work = ready.popFirst() {
             switch work {
             case .reject(let status, let detail):
-                let body = ServerCore.problem(status: status, title: HTTPResponseStatus(statusCode: status).reasonPhrase, detail: detail)
-                writeSimple(status: status, json: body, contentType: "application/problem+json", head: nil, keepAlive: false, context: context)
+                let body = StubReply.problemDocument(status: status, title: HTTPResponseStatus(statusCode: status).reasonPhrase, detail: detail)
+                writeSimple(status: status, body: body, contentType: "application/problem+json", head: nil, keepAlive: false, context: context)
                 lingeringClose(context: context)
             case .request(let incoming):
                 bufferedBodyBytes -= incoming.bodyBytes
@@ -387,40 +387,33 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             self.snapshot = snapshot
             served = snapshot.served
         }
-        let answer = responder._withUnsafeGuaranteedRef { responder in
-            responder.answer(request, matchingIn: served.stubs, scenarios: cache.scenarios(of: responder))
+        // The responder decides the whole answer and journals it; this handler only delivers it.
+        let options = ReplyOptions(unmatched: .answer, readsBodyFiles: false, journalShard: cache.index)
+        let decision = responder._withUnsafeGuaranteedRef { responder in
+            responder.decide(
+                request, at: .target(origin: cache.origin, target: head.uri), matchingIn: served.stubs,
+                scenarios: cache.scenarios(of: responder), options: options)
         }
-        switch answer {
-        case .unmatched(let report):
-            record(request, uri: head.uri, .unmatched(report))
-            core.logger.warning("\(report.description)")
-            writeSimple(status: 404, json: ServerCore.unmatchedProblem(report), contentType: "application/problem+json", head: head, keepAlive: keepAlive, context: context)
-        case .exhausted(let matched):
-            let message = StubAnswer.exhaustedMessage(matched)
-            record(request, uri: head.uri, .failed(message))
-            core.logger.warning("\(request.summary): \(message)")
-            let problem = ServerCore.problem(status: 404, title: "Stub sequence exhausted", detail: message, extra: [JSONMember("stub", .string(matched.stub.name)), JSONMember("source", .string(matched.stub.source.description))])
-            writeSimple(status: 404, json: problem, contentType: "application/problem+json", head: head, keepAlive: keepAlive, context: context)
-        case .stubbed(let matched, let response):
-            let outcome = JournalEntry.Outcome.stubbed(stubID: matched.stub.id, stubName: matched.stub.name, status: response.status, failure: response.failure)
+        switch decision {
+        case .ready(let reply):
+            guard let matched = reply.matched, let response = reply.stubResponse else {
+                // No stub's own response: a problem document (unmatched, exhausted).
+                core.logger.warning("\(reply.explanation ?? "")")
+                writeReply(reply, head: head, keepAlive: keepAlive, context: context)
+                return
+            }
             if logsRequests {
-                core.logger.debug("\(request.summary) → \(response.failure.map(\.rawValue) ?? String(response.status)) \"\(matched.stub.name)\"")
+                core.logger.debug("\(head.method) \(head.uri) → \(response.failure.map(\.rawValue) ?? String(response.status)) \"\(matched.stub.name)\"")
             }
             let prepared = core.preparedResponse(for: matched, response: response, in: served)
-            if deliverStatic(prepared, head: head, keepAlive: keepAlive, context: context) {
-                // Written (flushed after the read): the request moves into the journal, no copy.
-                record(consume request, uri: head.uri, outcome)
-            } else {
-                record(request, uri: head.uri, outcome)
-                deliver(prepared, matched: matched, request: request, head: head, keepAlive: keepAlive, context: context)
+            if !deliverStatic(prepared, head: head, keepAlive: keepAlive, context: context) {
+                deliver(prepared, head: head, keepAlive: keepAlive, context: context)
             }
+        case .pending(let pending):
+            if logsRequests { core.logger.debug("\(head.method) \(head.uri) → \"\(pending.matched.stub.name)\"") }
+            let prepared = core.preparedResponse(for: pending.matched, response: pending.response, in: served)
+            deliverPending(pending, prepared: prepared, head: head, keepAlive: keepAlive, context: context)
         }
-    }
-
-    /// Journals `request` in this loop's shard.
-    private func record(_ request: consuming StubRequest, uri: String, _ outcome: JournalEntry.Outcome) {
-        let entry = JournalEntry(request: request, origin: cache.origin, target: uri, outcome: outcome)
-        journal._withUnsafeGuaranteedRef { $0.record(entry, shard: cache.index) }
     }
 
     // MARK: Stub responses
@@ -459,10 +452,9 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return true
     }
 
-    private func deliver(_ prepared: PreparedResponse, matched: MatchedStub, request: StubRequest, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
-        let scale = max(core.configuration.latencyScale, 0)
-        let requestDelay = Self.delay(prepared.latency.request * scale)
-        let responseDelay = Self.delay(prepared.latency.response * scale)
+    /// A stub response with a static body that needs time (latency) or a socket failure.
+    private func deliver(_ prepared: PreparedResponse, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
+        let (requestDelay, responseDelay) = delays(of: prepared)
         if let failure = prepared.failure {
             if requestDelay == .zero {
                 fault(SocketFault(failure), context: context)
@@ -472,60 +464,58 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             return
         }
-        let isHead = head.method == .HEAD
+        guard case .bytes(let body) = prepared.body else { return }  // files and templates are pending replies
+        busy = true
         let origin = core.configuration.cors ? head.headers.first(name: "origin") : nil
-
-        switch prepared.body {
-        case .bytes(let body):
-            busy = true
-            send(prepared, body: .bytes(body), isHead: isHead, keepAlive: keepAlive, head: head, origin: origin, delays: (requestDelay, responseDelay), context: context)
-        case .file(let file):
-            busy = true
-            let rewriters = prepared.rewritesBody ? core.rewriters : []
-            let maximum = limits.maximumRewrittenFileBytes
-            core.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> Result<ReadyBody, BodyFileError> in
-                ReadyBody.open(file, rewriters: rewriters, maximumRewrittenBytes: maximum, headOnly: isHead)
-            }.assumeIsolated().whenComplete { result in
-                switch result {
-                case .success(.success(let opened)):
-                    self.send(prepared, body: opened, isHead: isHead, keepAlive: keepAlive, head: head, origin: origin, delays: (requestDelay, responseDelay), context: context)
-                case .success(.failure(let error)):
-                    let message = "the body file of stub \"\(matched.stub.name)\" (\(matched.stub.source)) \(error.isMissing ? "is gone: " : "")\(error.message)"
-                    self.failServing(message, request: request, head: head, keepAlive: keepAlive, context: context)
-                case .failure(let error):
-                    self.failServing("the body file could not be opened: \(error)", request: request, head: head, keepAlive: keepAlive, context: context)
-                }
-            }
-        case .template(let template):
-            busy = true
-            let responder = core.responder
-            let baseURL = core.baseURL
-            let rewriters = prepared.rewritesBody ? core.rewriters : []
-            core.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> Result<[UInt8], TemplateFailure> in
-                do {
-                    var bytes = [UInt8](try responder.render(template, for: matched, request: request, baseURL: baseURL))
-                    for rewriter in rewriters { bytes = rewriter.rewrite(bytes) ?? bytes }
-                    return .success(bytes)
-                } catch {
-                    return .failure(TemplateFailure(message: "\(error)"))
-                }
-            }.assumeIsolated().whenComplete { result in
-                switch result {
-                case .success(.success(let bytes)):
-                    var buffer = context.channel.allocator.buffer(capacity: bytes.count)
-                    buffer.writeBytes(bytes)
-                    self.send(prepared, body: .bytes(buffer), isHead: isHead, keepAlive: keepAlive, head: head, origin: origin, delays: (requestDelay, responseDelay), context: context)
-                case .success(.failure(let failure)):
-                    self.failServing(failure.message, request: request, head: head, keepAlive: keepAlive, context: context)
-                case .failure(let error):
-                    self.failServing("the template could not be rendered: \(error)", request: request, head: head, keepAlive: keepAlive, context: context)
-                }
-            }
-        }
+        send(prepared, body: .bytes(body), isHead: head.method == .HEAD, keepAlive: keepAlive, head: head, origin: origin, delays: (requestDelay, responseDelay), context: context)
     }
 
-    private struct TemplateFailure: Error {
-        var message: String
+    private func delays(of prepared: PreparedResponse) -> (request: TimeAmount, response: TimeAmount) {
+        let scale = max(core.configuration.latencyScale, 0)
+        return (Self.delay(prepared.latency.request * scale), Self.delay(prepared.latency.response * scale))
+    }
+
+    /// A template to render or a body file to check: the responder completes the reply off the
+    /// loop (journaling it), then the body is opened or rewritten there too, and sent.
+    private func deliverPending(_ pending: PendingReply, prepared: PreparedResponse, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
+        busy = true
+        let isHead = head.method == .HEAD
+        let origin = core.configuration.cors ? head.headers.first(name: "origin") : nil
+        let responder = core.responder
+        let rewriters = prepared.rewritesBody ? core.rewriters : []
+        let maximumRewritten = limits.maximumRewrittenFileBytes
+        core.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> (StubReply, Result<ReadyBody, BodyFileError>?) in
+            let reply = responder.complete(pending)
+            switch (reply.kind, reply.body) {
+            case (.stubbed, .bytes(let data)):
+                var bytes = [UInt8](data)
+                for rewriter in rewriters { bytes = rewriter.rewrite(bytes) ?? bytes }
+                var buffer = ByteBuffer()
+                buffer.writeBytes(bytes)
+                return (reply, .success(.bytes(buffer)))
+            case (.stubbed, .file(let file)):
+                return (reply, ReadyBody.open(file, rewriters: rewriters, maximumRewrittenBytes: maximumRewritten, headOnly: isHead))
+            default:
+                return (reply, nil)  // unservable: its problem document
+            }
+        }.assumeIsolated().whenComplete { result in
+            switch result {
+            case .success((let reply, .success(let body)?)):
+                self.send(prepared, body: body, isHead: isHead, keepAlive: keepAlive, head: head, origin: origin, delays: self.delays(of: prepared), context: context)
+                _ = reply
+            case .success((let reply, nil)):
+                self.core.logger.error("\(head.method) \(head.uri): \(reply.explanation ?? "")")
+                self.writeReply(reply, head: head, keepAlive: keepAlive, context: context)
+                self.finishAsync(context: context)
+            case .success((let reply, .failure(let error))):
+                // The file passed the responder's check and then vanished: too late for another
+                // journal entry, so the answer says so and the log does.
+                let message = "the body file of stub \"\(reply.matched?.stub.name ?? "")\" \(error.isMissing ? "is gone: " : "")\(error.message)"
+                self.failServing(message, head: head, keepAlive: keepAlive, context: context)
+            case .failure(let error):
+                self.failServing("the stub could not be answered: \(error)", head: head, keepAlive: keepAlive, context: context)
+            }
+        }
     }
 
     /// Sends a response whose body is ready, honouring latency: the head after `request`
@@ -617,13 +607,12 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if !exposed.isEmpty { buffer.writeHeader("Access-Control-Expose-Headers", exposed) }
     }
 
-    /// The stub matched but its body cannot be produced: 500 with the reason, journaled.
-    private func failServing(_ message: String, request: StubRequest, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
-        record(request, uri: head.uri, .failed(message))
-        core.logger.error("\(request.summary): \(message)")
+    /// The body could not be produced after the reply was journaled: 500 with the reason.
+    private func failServing(_ message: String, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
+        core.logger.error("\(head.method) \(head.uri): \(message)")
         guard !closing else { return }
-        let problem = ServerCore.problem(status: 500, title: "The stub cannot be served", detail: message)
-        writeSimple(status: 500, json: problem, contentType: "application/problem+json", head: head, keepAlive: keepAlive, context: context)
+        let problem = StubReply.problemDocument(status: 500, title: "The stub cannot be served", detail: message)
+        writeSimple(status: 500, body: problem, contentType: "application/problem+json", head: head, keepAlive: keepAlive, context: context)
         if !keepAlive { closeAfterWrites(context: context) }
         finishAsync(context: context)
     }
@@ -657,11 +646,18 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     // MARK: Simple responses (problems, admin, preflight)
 
+    /// A reply that is not a stub's own response (a problem document), with the headers the
+    /// responder gave it.
+    private func writeReply(_ reply: StubReply, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
+        guard case .bytes(let body) = reply.body else { return }
+        let type = reply.headers.value(named: "Content-Type") ?? "application/problem+json"
+        writeSimple(status: reply.status, body: body, contentType: type, head: head, keepAlive: keepAlive, context: context)
+    }
+
     private func writeSimple(
-        status: Int, json: JSONValue, contentType: String, head: HTTPRequestHead?, keepAlive: Bool, extraHeaders: [(String, String)] = [],
+        status: Int, body bytes: Data, contentType: String, head: HTTPRequestHead?, keepAlive: Bool, extraHeaders: [(String, String)] = [],
         context: ChannelHandlerContext
     ) {
-        let bytes = JSONWriter(style: .pretty).bytes(json)
         var buffer = context.channel.allocator.buffer(capacity: bytes.count + 256)
         buffer.writeString(HTTPWire.statusLine(status))
         buffer.writeHeader("Content-Type", contentType)
@@ -708,7 +704,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch reply {
         case .now(let status, let body, let headers):
             let type = status >= 400 ? "application/problem+json" : "application/json"
-            writeSimple(status: status, json: body, contentType: type, head: head, keepAlive: keepAlive, extraHeaders: headers, context: context)
+            writeSimple(status: status, body: Data(JSONWriter(style: .pretty).bytes(body)), contentType: type, head: head, keepAlive: keepAlive, extraHeaders: headers, context: context)
         case .reload:
             busy = true
             let available = core.source != nil
@@ -716,11 +712,11 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 let reply: AdminAPI.Reply
                 switch result {
                 case .success(let outcome): reply = AdminAPI.reloadReply(outcome, available: available)
-                case .failure(let error): reply = .now(status: 503, body: ServerCore.problem(status: 503, title: "Reload unavailable", detail: "\(error)"), headers: [])
+                case .failure(let error): reply = .now(status: 503, body: StubReply.problem(status: 503, title: "Reload unavailable", detail: "\(error)"), headers: [])
                 }
                 if case .now(let status, let body, let headers) = reply, !self.closing {
                     let type = status >= 400 && status != 422 ? "application/problem+json" : "application/json"
-                    self.writeSimple(status: status, json: body, contentType: type, head: head, keepAlive: keepAlive, extraHeaders: headers, context: context)
+                    self.writeSimple(status: status, body: Data(JSONWriter(style: .pretty).bytes(body)), contentType: type, head: head, keepAlive: keepAlive, extraHeaders: headers, context: context)
                 }
                 self.finishAsync(context: context)
             }
