@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "APICheckStubFiles",
             dependencies: [
-                "APICheckModel", "APICheckXML", "APICheckJSON",
+                "APICheckModel", "APICheckXML", "APICheckJSON", "APICheckTemplates",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -37,7 +37,9 @@ public final class StubServer: Sendable {
     /// ``baseURL`` as a URL.
     public var url: URL { core.baseURLValue }
     /// The stubs, scenario selection, sequence positions and journal this server answers from.
-    public var responder: StubResponder { core.responder }
+    /// Not public: each event loop serves its own replica of the stubs, so only
+    /// ``replaceStubs(_:)`` changes what is served.
+    var responder: StubResponder { core.responder }
     /// Every request answered, in order (the admin API pages through it too).
     public var journal: StubJournal { core.responder.journal }
 

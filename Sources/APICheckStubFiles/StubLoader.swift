@@ -1,4 +1,5 @@
 import APICheckModel
+import APICheckTemplates
 import Foundation
 import Logging
 import Synchronization
@@ -7,7 +8,9 @@ import Synchronization
 ///
 /// Folders are walked recursively in a deterministic order (by relative path, bytewise). Every bad
 /// file is reported as a located ``Diagnostic`` and contributes no stubs; every good file still
-/// loads. Files that a stub refers to (`body-file`, `body-template`) are assets, not stub files.
+/// loads. Templates are compiled and checked here, so a template that does not compile makes the
+/// file that uses it invalid, for `lint`, `serve`, its reloads and the test helpers alike (one
+/// check, not one per caller). Files that a stub refers to (`body-file`, `body-template`) are assets, not stub files.
 /// Each stub is tagged as scenario `<file name>` of use case `<folder>`, so a PESimu-Select tree
 /// (`screen/use-case/scenario.xml`) can have one scenario per use case selected.
 ///
@@ -42,11 +45,17 @@ public struct StubLoader: Sendable {
         let assets = Set(decoded.filter { !$0.diagnostics.contains { $0.severity == .error } }.flatMap(\.references))
         var files: [LoadedStubFile] = []
         var stubs: [Stub] = []
+        var templates = TemplateChecks(renderer: TemplateRenderer(logger: logger))
         for (candidate, result) in zip(candidates, decoded) {
             if assets.contains(candidate.realPath) { continue }  // a body or template, not a stub file
             // Within a file, in the order of its lines, whichever check found each problem.
             diagnostics += result.diagnostics.sorted(by: Diagnostic.precedes)
-            let failed = result.diagnostics.contains { $0.severity == .error }
+            var failed = result.diagnostics.contains { $0.severity == .error }
+            if !failed {
+                let (new, templateFailed) = templates.check(result.stubs)
+                diagnostics += new
+                failed = templateFailed
+            }
             files.append(LoadedStubFile(path: candidate.displayPath, stubCount: failed ? 0 : result.stubs.count, isValid: !failed))
             if !failed { stubs += result.stubs }
         }
@@ -60,6 +69,34 @@ public struct StubLoader: Sendable {
             ]
         )
         return StubLoadResult(stubSet: set, diagnostics: diagnostics, files: files)
+    }
+
+    /// Each template file with each set of variables is checked once, however many stubs use it;
+    /// its problems are reported once, and every file using a broken template is invalid.
+    private struct TemplateChecks {
+        let renderer: TemplateRenderer
+        var results: [String: Bool] = [:]
+
+        mutating func check(_ stubs: [Stub]) -> (diagnostics: [Diagnostic], failed: Bool) {
+            var diagnostics: [Diagnostic] = []
+            var failed = false
+            for stub in stubs {
+                for response in stub.sequence?.responses ?? [stub.response] {
+                    guard case .template(let template) = response.body else { continue }
+                    let key = template.file.url.path + "\u{0}" + template.variables.description
+                    if let known = results[key] {
+                        failed = failed || known
+                        continue
+                    }
+                    let found = renderer.diagnose(template)
+                    let broken = found.contains { $0.severity == .error }
+                    results[key] = broken
+                    diagnostics += found
+                    failed = failed || broken
+                }
+            }
+            return (diagnostics, failed)
+        }
     }
 
     // MARK: Finding files

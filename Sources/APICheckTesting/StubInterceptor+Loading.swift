@@ -61,13 +61,11 @@ struct LoadedStubs {
     init(_ paths: [String], root: String?, logger: Logger) throws(StubLoadingError) {
         let result = StubLoader(options: StubLoadOptions(root: root), logger: logger).load(paths)
         templates = TemplateRenderer(logger: logger)
-        let templateDiagnostics = templates.diagnose(result.stubSet)
-        let problems = (result.errors + result.warnings.filter { $0.code == .unknownName } + templateDiagnostics.filter { $0.severity == .error })
-            .sorted(by: Diagnostic.precedes)
+        // The loader has compiled and checked the templates: their errors are among its errors.
+        let problems = result.errors + result.warnings.filter { $0.code == .unknownName }
         guard problems.isEmpty else { throw StubLoadingError(diagnostics: problems) }
         stubs = result.stubSet
-        warnings = (result.warnings.filter { $0.code != .unknownName } + templateDiagnostics.filter { $0.severity == .warning })
-            .sorted(by: Diagnostic.precedes)
+        warnings = result.warnings.filter { $0.code != .unknownName }
     }
 }
 

@@ -51,9 +51,8 @@ struct LintCommand: ParsableCommand {
     }
 
     func run() throws {
-        var result = StubLoader(options: StubLoadOptions(root: root)).load(paths)
-        // Templates compile at load time here, so a broken one is found before a request needs it.
-        result.diagnostics = (result.diagnostics + TemplateRenderer().diagnose(result.stubSet)).sorted(by: Diagnostic.precedes)
+        // The loader compiles and checks templates, so a broken one is found before a request needs it.
+        let result = StubLoader(options: StubLoadOptions(root: root)).load(paths)
         let failed = result.hasErrors || (strict && !result.warnings.isEmpty)
         let output = Output()
         switch format {

@@ -443,3 +443,41 @@ import FoundationNetworking
         }
     }
 }
+
+/// A template that does not compile is an error of the stub files wherever they are loaded.
+@Suite struct ServerTemplateCheckTests {
+    @Test func withStubServerLoadingRefusesABrokenTemplateWithItsLocation() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("page.json", #"{"request": {"path": "/page"}, "response": {"status": 200, "template": "page.mustache"}}"#)
+        try folder.write("page.mustache", "{{#open}}\n")
+        await #expect {
+            try await withStubServer(loading: [folder.path], configuration: testConfiguration()) { _ in }
+        } throws: { error in
+            guard let error = error as? StubServerError else { return false }
+            return error.diagnostics.contains { $0.severity == .error && $0.location.path.hasSuffix("page.mustache") }
+        }
+    }
+
+    @Test func aReloadWithABrokenTemplateKeepsServingTheLastGoodSet() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("page.json", #"{"request": {"path": "/page"}, "response": {"status": 200, "template": "page.mustache"}}"#)
+        try folder.write("page.mustache", "version 1")
+        try await withStubServer(loading: [folder.path], configuration: testConfiguration()) { server in
+            try folder.write("page.mustache", "{{#open}} version 2")
+            let outcome = await server.reload()
+            #expect(!outcome.accepted)
+            #expect(outcome.diagnostics.contains { $0.severity == .error && $0.location.path.hasSuffix("page.mustache") }, "\(outcome.diagnostics)")
+            let response = try await blockingIO { try rawGET(server.port, "/page") }
+            // The stubs are kept; the template is read when answered, so the request that meets
+            // the broken file gets the 500 problem that says so (never half a template).
+            #expect(response.status == 500, "\(response.status) \(response.text)")
+            #expect(response.header("Content-Type") == "application/problem+json")
+
+            try folder.write("page.mustache", "version 3")
+            #expect(await server.reload().accepted)
+            #expect(try await blockingIO { try rawGET(server.port, "/page") }.text == "version 3")
+        }
+    }
+}
