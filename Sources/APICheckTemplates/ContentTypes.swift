@@ -15,7 +15,11 @@ enum TemplateContentType {
     /// Content types a `{{%CONTENT_TYPE:…}}` pragma may name.
     static let known: Set<String> = [json, html, "HTML", "TEXT"]
 
-    /// Registers ours with swift-mustache once per process (its registry is process-wide and locked).
+    /// Registers ours with swift-mustache once per process. Its registry is process-wide (there is
+    /// no per-template alternative in 2.1.1) and locked; ours are added under names of our own
+    /// (`APICHECK_…`), so swift-mustache's `HTML` and `TEXT`, and any type another library
+    /// registers under its own name, are untouched (tested). Only a library registering these
+    /// very names could interfere.
     static func registerOnce() { _ = registration }
 
     private static let registration: Void = {

@@ -17,6 +17,11 @@
 /// Positions are 1-based lines and columns counted in `Character`s, a line break being any
 /// `Character.isNewline` (as swift-mustache counts them).
 struct TemplateScanner {
+    /// The swift-mustache release whose parser this mirrors; Package.swift pins it `exact:`, and a
+    /// test fails if the two disagree, so that an upgrade is a deliberate change re-checked by
+    /// `TemplateChunkingTests` and never a silent difference in output.
+    static let mirroredMustacheVersion = "2.1.1"
+
     struct Limits {
         /// Sections (`#`, `^`, `$`, `<`) nested inside each other.
         var maximumDepth = 48

@@ -4,8 +4,11 @@ import Foundation
 /// The one way APICheck parses XML: libxml2 with safe options, errors as values with positions.
 ///
 /// Safety, for untrusted input:
-/// - `XML_PARSE_NONET`, and an external-entity loader that refuses everything: nothing is fetched
-///   or read besides the bytes handed in.
+/// - `XML_PARSE_NONET`, and a parser context whose SAX handler resolves no external entity and
+///   loads no external subset: nothing is fetched or read besides the bytes handed in. This is
+///   set per parser context, never with libxml2's process-wide `xmlSetExternalEntityLoader`, so
+///   another library parsing XML in the same process (FoundationXML does, on Linux) keeps its own
+///   behaviour (tested).
 /// - Never `XML_PARSE_NOENT`, `XML_PARSE_DTDLOAD` or `XML_PARSE_HUGE`: libxml2 keeps its depth
 ///   (256) and entity-amplification limits, so billion-laughs is rejected at once.
 /// - Documents that declare entities are refused outright (stub files and API responses have no
@@ -57,8 +60,8 @@ public enum XMLDocumentParser {
 /// Parses without building anything: the bare-libxml2 yardstick for the loader benchmark.
 package enum LibXML2Baseline {
     /// Reads the file at `path` and parses it with `xmlReadMemory` and the same options as
-    /// ``XMLDocumentParser``, then frees it. (Not `xmlReadFile`: it opens files through the
-    /// external-entity loader, which the funnel denies.)
+    /// ``XMLDocumentParser``, then frees it. (Not `xmlReadFile`: the document's bytes are read the
+    /// same way ``XMLDocumentParser`` gets them.) Trusted benchmark input only.
     package static func parseAndFree(path: String) -> Bool {
         LibXML2.initialize()
         guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return false }
@@ -77,11 +80,9 @@ private enum LibXML2 {
             | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
     )
 
-    private static let initialized: Void = {
-        xmlInitParser()
-        // Process-wide, but only ever narrower: whoever parses XML in this process gets no external entities.
-        xmlSetExternalEntityLoader { _, _, _ in nil }
-    }()
+    /// `xmlInitParser` is process-wide but idempotent and meant to be called by every user of
+    /// libxml2 before parsing from several threads; it changes no behaviour another user relies on.
+    private static let initialized: Void = { xmlInitParser() }()
 
     static func initialize() { _ = initialized }
 
@@ -101,6 +102,9 @@ private enum LibXML2 {
             }
             xmlStopParser(context)
         }
+        // This context only: no external entity is resolved and no external DTD subset loaded.
+        context.pointee.sax.pointee.resolveEntity = { _, _, _ in nil }
+        context.pointee.sax.pointee.externalSubset = { _, _, _, _ in }
     }
 
     static func parseError(from error: xmlError) -> XMLParseError {

@@ -2,6 +2,7 @@ import APICheckJSON
 import APICheckModel
 @testable import APICheckTemplates
 import Foundation
+import Mustache
 import Testing
 
 /// A scratch folder for one test, removed when the test ends.
@@ -322,6 +323,24 @@ private func render(
 
 /// Chunked compilation must render exactly what swift-mustache renders for the whole template.
 @Suite struct TemplateChunkingTests {
+    @Test func ourContentTypesLeaveSwiftMustachesOwnUntouchedForOtherUsers() throws {
+        TemplateContentType.registerOnce()
+        let html = try MustacheTemplate(string: "{{%CONTENT_TYPE:HTML}}{{x}}").render(["x": "<a href=\"q\">"])
+        let text = try MustacheTemplate(string: "{{%CONTENT_TYPE:TEXT}}{{x}}").render(["x": "<a href=\"q\">"])
+        let plain = try MustacheTemplate(string: "{{x}}").render(["x": "<a href=\"q\">"])
+        #expect(html == "&lt;a href=&quot;q&quot;&gt;")
+        #expect(text == "<a href=\"q\">")
+        #expect(plain == html)
+    }
+
+    @Test func packageSwiftPinsTheSwiftMustacheReleaseTheScannerMirrors() throws {
+        let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Package.swift")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        let line = text.split(separator: "\n").first { $0.contains("hummingbird-project/swift-mustache") }
+        #expect(line?.contains("exact: \"\(TemplateScanner.mirroredMustacheVersion)\"") == true, "\(line ?? "no swift-mustache dependency")")
+    }
+
     private static var root: [String: Any] {
         [
             "a": ["x": "ax", "list": [["x": "1"], ["x": "2"]]] as [String: Any],

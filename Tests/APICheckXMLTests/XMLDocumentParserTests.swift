@@ -1,3 +1,4 @@
+import CAPICheckLibXML2
 import APICheckXML
 import Foundation
 import Testing
@@ -67,6 +68,41 @@ import Testing
         let error = #expect(throws: XMLParseError.self) { try parse(document) }
         #expect(error?.description.contains("TOP-SECRET") == false)
         #expect(error?.position.line == 2)
+    }
+
+    @Test func anExternalDTDSubsetIsNeverLoaded() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-dtd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dtd = folder.appendingPathComponent("secret.dtd")
+        try Data(#"<!ENTITY e "LEAKED-FROM-DTD">"#.utf8).write(to: dtd)
+        let document = "<?xml version=\"1.0\"?>\n<!DOCTYPE r SYSTEM \"\(dtd.absoluteString)\">\n<r>&e;</r>"
+        do {
+            let root = try parse(document)
+            #expect(!root.text.contains("LEAKED"))
+        } catch {
+            #expect(!error.description.contains("LEAKED"))
+        }
+    }
+
+    /// The refusal is set on our parser contexts only: another user of libxml2 in the process
+    /// (FoundationXML on Linux, an app's own code) still resolves what it asks for.
+    @Test func anotherLibXML2UserInTheProcessKeepsItsOwnEntityLoading() throws {
+        _ = try? parse("<r/>")  // our parser has run in this process
+        let entity = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-entity-\(UUID().uuidString).txt")
+        try Data("resolved by the other library".utf8).write(to: entity)
+        defer { try? FileManager.default.removeItem(at: entity) }
+        let document = Array("<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY e SYSTEM \"\(entity.absoluteString)\">]><r>&e;</r>".utf8)
+        let parsed = document.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                xmlReadMemory($0, Int32(buffer.count), "other.xml", nil, Int32(XML_PARSE_NOENT.rawValue))
+            }
+        }
+        let other = try #require(parsed)
+        defer { xmlFreeDoc(other) }
+        // The resolved text is in the tree the other library built (copied out, freed with the document).
+        let text = try #require(xmlDocGetRootElement(other)?.pointee.children?.pointee.content)
+        #expect(String(cString: text) == "resolved by the other library")
     }
 
     @Test func networkParameterEntityIsRefused() {
