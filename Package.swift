@@ -32,6 +32,7 @@ let package = Package(
         // Exact: TemplateScanner mirrors this version's parser step for step (TemplateChunkingTests).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
@@ -104,6 +105,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -113,6 +115,7 @@ let package = Package(
                 "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
                 "APICheckReport", "APICheckServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -152,6 +155,10 @@ let package = Package(
             dependencies: [
                 "APICheckServer", "APICheckModel", "APICheckStubFiles", "APICheckJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")]

@@ -44,8 +44,10 @@ public final class StubServer: Sendable {
     public var journal: StubJournal { core.responder.journal }
 
     let core: ServerCore
-    private let group: MultiThreadedEventLoopGroup
-    private let serverChannel: any Channel
+    private let group: any EventLoopGroup
+    /// Whether the server made ``group`` (and stops it) or was given it (and leaves it running).
+    private let ownsGroup: Bool
+    let serverChannel: any Channel
     private let lifecycle = Mutex<Lifecycle>(.running)
     private let watcher: Mutex<Task<Void, Never>?>
 
@@ -53,12 +55,13 @@ public final class StubServer: Sendable {
         case running, stopping, stopped
     }
 
-    private init(configuration: Configuration, port: Int, core: ServerCore, group: MultiThreadedEventLoopGroup, serverChannel: any Channel) {
+    private init(configuration: Configuration, port: Int, core: ServerCore, group: any EventLoopGroup, ownsGroup: Bool, serverChannel: any Channel) {
         self.configuration = configuration
         self.port = port
         self.baseURL = core.baseURL
         self.core = core
         self.group = group
+        self.ownsGroup = ownsGroup
         self.serverChannel = serverChannel
         self.watcher = Mutex(nil)
     }
@@ -68,10 +71,15 @@ public final class StubServer: Sendable {
     /// Binds and starts serving `stubs`. With a `source`, ``reload()`` and the admin API's reload
     /// load it again, and ``Configuration/watchInterval`` watches it.
     ///
+    /// - Parameter eventLoopGroup: the event loops to serve on, e.g. the application's own
+    ///   (`MultiThreadedEventLoopGroup.singleton`); the server then leaves it running when it
+    ///   stops. By default it makes ``Configuration/eventLoopThreads`` loops of its own.
+    ///
     /// Throws ``StubServerError`` when the port is taken, the address cannot be bound, or the
     /// configuration is invalid (a bad origin, a port out of range).
     public static func start(
         stubs: StubSet, source: StubSource? = nil, configuration: Configuration = Configuration(),
+        eventLoopGroup: (any EventLoopGroup)? = nil,
         logger: Logger = Logger(label: "apicheck.server", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws(StubServerError) -> StubServer {
         guard (0...65535).contains(configuration.port) else {
@@ -90,7 +98,8 @@ public final class StubServer: Sendable {
             throw .invalidConfiguration("\(error)")
         }
 
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
+        let ownsGroup = eventLoopGroup == nil
+        let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         let slot = CoreSlot()
         let limits = configuration.limits
         let decoderLimits = {
@@ -124,7 +133,7 @@ public final class StubServer: Sendable {
         do {
             channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
         } catch {
-            try? await group.shutdownGracefully()
+            if ownsGroup { try? await group.shutdownGracefully() }
             if let io = error as? IOError, io.errnoCode == EADDRINUSE {
                 throw .addressInUse(host: configuration.host, port: configuration.port)
             }
@@ -148,7 +157,7 @@ public final class StubServer: Sendable {
             loops: loops, logger: logger
         )
         slot.set(core)
-        let server = StubServer(configuration: configuration, port: port, core: core, group: group, serverChannel: channel)
+        let server = StubServer(configuration: configuration, port: port, core: core, group: group, ownsGroup: ownsGroup, serverChannel: channel)
         do {
             try await channel.setOption(ChannelOptions.autoRead, value: true).get()
         } catch {
@@ -158,7 +167,7 @@ public final class StubServer: Sendable {
         if configuration.host == "0.0.0.0" || configuration.host == "::", configuration.baseURL == nil {
             logger.warning("listening on all interfaces; links and templates use \(baseURL): pass --base-url with the address clients use")
         }
-        logger.info("listening", metadata: ["url": "\(baseURL)", "stubs": "\(stubs.count)", "eventLoops": "\(max(1, configuration.eventLoopThreads))"])
+        logger.info("listening", metadata: ["url": "\(baseURL)", "stubs": "\(stubs.count)", "eventLoops": "\(loops.count)"])
         if let source, let interval = configuration.watchInterval {
             server.watcher.withLock { $0 = StubFileWatcher.start(source: source, interval: interval, core: core) }
         }
@@ -237,7 +246,7 @@ public final class StubServer: Sendable {
             core.logger.warning("closing \(remaining.count) connections still busy after \(configuration.shutdownTimeout)")
             for channel in remaining { try? await channel.close().get() }
         }
-        try? await group.shutdownGracefully()
+        if ownsGroup { try? await group.shutdownGracefully() }
         lifecycle.withLock { $0 = .stopped }
         core.logger.info("stopped", metadata: ["url": "\(baseURL)"])
     }

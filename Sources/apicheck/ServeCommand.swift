@@ -5,30 +5,31 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import ServiceLifecycle
 import Synchronization
 
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve stub files over HTTP/1.1 on 127.0.0.1 (SwiftNIO).",
         discussion: """
-            Answers requests from the stubs exactly as the in-process interceptor does (same
-            matching, sequences, scenarios, templates). The first line printed is the URL it
-            listens on. Unmatched requests get a 404 application/problem+json that explains the
-            nearest stubs. The admin API lives under /__apicheck/ (health, stubs, journal,
+            Answers requests from the stubs exactly as the in-process interceptor does (same \
+            matching, sequences, scenarios, templates). The first line printed is the URL it \
+            listens on. Unmatched requests get a 404 application/problem+json that explains the \
+            nearest stubs. The admin API lives under /__apicheck/ (health, stubs, journal, \
             scenarios, reload); see docs/stub-server.md.
 
-            Binds 127.0.0.1 unless --host says otherwise. Stops gracefully on Ctrl-C or SIGTERM
+            Binds 127.0.0.1 unless --host says otherwise. Stops gracefully on Ctrl-C or SIGTERM \
             (requests in flight finish) and exits 0.
 
-            Exit status: 0 after a graceful stop, 2 when the port is taken, a path is missing,
+            Exit status: 0 after a graceful stop, 2 when the port is taken, a path is missing, \
             no stub loads, or an option is invalid.
 
             Examples:
               apicheck serve stubs/acmeflix --port 3000
               apicheck serve stubs/acmeflix --port 0 --rewrite-origin http://localhost:3000
               apicheck serve stubs --watch --scenario welcome-screen/sign-in=fail-locked
-              apicheck serve stubs --host 0.0.0.0 --base-url http://10.0.2.2:8080 --admin-token s3cret --cors
+              apicheck serve stubs --host 0.0.0.0 --base-url http://10.0.2.2:8080 --cors
             """
     )
 
@@ -128,7 +129,7 @@ struct ServeCommand: ParsableCommand {
         return value
     }
 
-    func run() throws {
+    func run() async throws {
         // Before anything else: a signal source registers asynchronously, and a SIGTERM sent as
         // soon as the URL is printed must not find the default action (or nothing) in place.
         let termination = TerminationSignal()
@@ -147,7 +148,7 @@ struct ServeCommand: ParsableCommand {
         }
         if result.hasErrors {
             let invalid = result.files.filter { !$0.isValid }.count
-            output.writeError("apicheck serve: \(invalid) invalid \(invalid == 1 ? "file is" : "files are") not served; serving the \(result.stubSet.count) stubs of the valid files.")
+            output.writeError("apicheck serve: \(invalid) invalid \(invalid == 1 ? "file is" : "files are") not served; serving the \(counted(result.stubSet.count, "stub")) of the valid files.")
         }
 
         let configuration = StubServer.Configuration(
@@ -160,14 +161,10 @@ struct ServeCommand: ParsableCommand {
             journalCapacity: journalCapacity, shutdownTimeout: .milliseconds(Int64(shutdownTimeout * 1000)), watchInterval: watch ? .milliseconds(300) : nil
         )
         let stubs = result.stubSet
-        let reloadSource = source
-        let started = blocking { () async throws(StubServerError) -> StubServer in
-            try await StubServer.start(stubs: stubs, source: reloadSource, configuration: configuration, logger: logger)
-        }
         let server: StubServer
-        switch started {
-        case .success(let running): server = running
-        case .failure(let error):
+        do {
+            server = try await StubServer.start(stubs: stubs, source: source, configuration: configuration, logger: logger)
+        } catch {
             output.writeError("apicheck serve: \(error.message)")
             throw ExitCode(2)
         }
@@ -177,72 +174,54 @@ struct ServeCommand: ParsableCommand {
         }
 
         // The first line says where it listens; scripts and tests read it.
-        Output().write("Listening on \(server.baseURL) (\(stubs.count) stubs)")
+        Output().write("Listening on \(server.baseURL) (\(counted(stubs.count, "stub")))")
         Output().write("Admin API: \(server.baseURL)/__apicheck/health\(adminToken == nil ? " (loopback only)" : " (token required)")\(watch ? "; watching for changes" : ""). Stop with Ctrl-C.")
 
-        termination.wait()
-        logger.info("stopping: finishing requests in flight")
-        _ = blocking { () async throws(Never) in await server.shutdown() }
+        // The server runs as a service; the first signal shuts the group down gracefully.
+        let services = ServiceGroup(services: [server], logger: logger)
+        let signals = termination.signals
+        defer { withExtendedLifetime(termination) {} }  // its signal sources live as long as the server
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await services.run() }
+            tasks.addTask {
+                for await _ in signals {
+                    logger.info("stopping: finishing requests in flight")
+                    await services.triggerGracefulShutdown()
+                    return
+                }
+            }
+            try await tasks.next()  // the group ended: the server has stopped
+            tasks.cancelAll()
+        }
     }
 }
 
-/// SIGINT and SIGTERM, caught from the moment this is made: ``wait()`` returns on the first, and
-/// a second one exits at once (for a shutdown that hangs).
+/// SIGINT and SIGTERM, caught from the moment this is made (a dispatch signal source registers
+/// asynchronously, so it is made before the URL is printed): ``signals`` yields the first, and a
+/// second one exits at once (for a shutdown that hangs).
 private final class TerminationSignal {
-    private let received = Locked(0)
-    private let stop = DispatchSemaphore(value: 0)
+    let signals: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 
     init() {
+        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let received = Mutex(0)
         var sources: [any DispatchSourceSignal] = []
-        let received = self.received
-        let stop = self.stop
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                let count = received.value.withLock { count in
+                let count = received.withLock { count in
                     count += 1
                     return count
                 }
                 if count > 1 { Foundation.exit(130) }
-                stop.signal()
+                continuation.yield(signalNumber)
             }
             source.resume()
             sources.append(source)
         }
+        self.signals = signals
         self.sources = sources
-    }
-
-    func wait() {
-        stop.wait()
-    }
-}
-
-/// Runs async work from synchronous code (ArgumentParser's `run()`), blocking the caller.
-private func blocking<Success: Sendable, Failure: Error>(_ work: @escaping @Sendable () async throws(Failure) -> Success) -> Result<Success, Failure> {
-    let box = Locked<Result<Success, Failure>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        let result: Result<Success, Failure>
-        do throws(Failure) {
-            result = .success(try await work())
-        } catch {
-            result = .failure(error)
-        }
-        box.value.withLock { $0 = result }
-        done.signal()
-    }
-    done.wait()
-    guard let result = box.value.withLock({ $0 }) else { preconditionFailure("the task signalled without a result") }
-    return result
-}
-
-/// A value behind a lock that closures can share.
-private final class Locked<Value: Sendable>: Sendable {
-    let value: Mutex<Value>
-
-    init(_ value: Value) {
-        self.value = Mutex(value)
     }
 }
