@@ -1,4 +1,3 @@
-import NIOCore
 import ServiceLifecycle
 
 /// A running server is a swift-service-lifecycle `Service`: add it to the application's
@@ -15,13 +14,12 @@ extension StubServer: Service {
     /// Serves until the service group shuts down gracefully, the task is cancelled, or someone
     /// calls ``shutdown()``; returns once the server has stopped.
     public func run() async throws {
-        let listener = serverChannel
+        // Not the listening channel's closeFuture: awaited after the event loops are gone, a
+        // future's callback could never run.
         await withTaskCancellationOrGracefulShutdownHandler {
-            // The listening socket closes first in every way of stopping.
-            try? await listener.closeFuture.get()
+            await self.waitUntilStopped()
         } onCancelOrGracefulShutdown: {
             Task { await self.shutdown() }
         }
-        await shutdown()  // waits for a shutdown already under way; starts one otherwise
     }
 }

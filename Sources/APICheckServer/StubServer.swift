@@ -47,8 +47,10 @@ public final class StubServer: Sendable {
     private let group: any EventLoopGroup
     /// Whether the server made ``group`` (and stops it) or was given it (and leaves it running).
     private let ownsGroup: Bool
-    let serverChannel: any Channel
+    private let serverChannel: any Channel
     private let lifecycle = Mutex<Lifecycle>(.running)
+    /// Resumed once the server has stopped; awaited without any event loop (which may be gone).
+    private let stoppedWaiters = Mutex<[CheckedContinuation<Void, Never>]?>([])
     private let watcher: Mutex<Task<Void, Never>?>
 
     private enum Lifecycle: Sendable {
@@ -223,9 +225,7 @@ public final class StubServer: Sendable {
             return true
         }
         guard proceed else {
-            while lifecycle.withLock({ if case .stopped = $0 { return false } else { return true } }) {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
+            await waitUntilStopped()
             return
         }
         watcher.withLock { task in
@@ -248,7 +248,22 @@ public final class StubServer: Sendable {
         }
         if ownsGroup { try? await group.shutdownGracefully() }
         lifecycle.withLock { $0 = .stopped }
+        for waiter in stoppedWaiters.withLock({ waiters in defer { waiters = nil }; return waiters ?? [] }) { waiter.resume() }
         core.logger.info("stopped", metadata: ["url": "\(baseURL)"])
+    }
+}
+
+extension StubServer {
+    /// Returns once the server has stopped (at once if it has).
+    func waitUntilStopped() async {
+        await withCheckedContinuation { continuation in
+            let stopped = stoppedWaiters.withLock { waiters in
+                guard waiters != nil else { return true }
+                waiters?.append(continuation)
+                return false
+            }
+            if stopped { continuation.resume() }
+        }
     }
 }
 

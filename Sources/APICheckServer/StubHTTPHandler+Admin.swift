@@ -1,0 +1,57 @@
+import APICheckJSON
+import APICheckModel
+import APICheckResponder
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Requests the server answers itself: CORS preflights (with `--cors`) and the admin API under
+/// `/__apicheck/` (``AdminAPI`` decides; this writes).
+extension StubHTTPHandler {
+    func respondPreflight(_ head: HTTPRequestHead, origin: String, method: String, keepAlive: Bool, context: ChannelHandlerContext) {
+        var buffer = context.channel.allocator.buffer(capacity: 512)
+        buffer.writeString(HTTPWire.statusLine(204))
+        buffer.writeHeader("Server", ServerCore.serverHeader)
+        buffer.writeImmutableBuffer(cache.dateLine)
+        if HTTPWire.isSafeValue(origin) {
+            buffer.writeHeader("Access-Control-Allow-Origin", origin)
+            buffer.writeStaticString("Access-Control-Allow-Credentials: true\r\nVary: Origin, Access-Control-Request-Method, Access-Control-Request-Headers\r\n")
+            buffer.writeStaticString("Access-Control-Allow-Methods: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n")
+            if let requested = head.headers.first(name: "access-control-request-headers"), HTTPWire.isSafeValue(requested) {
+                buffer.writeHeader("Access-Control-Allow-Headers", requested)
+            }
+            buffer.writeStaticString("Access-Control-Max-Age: 600\r\n")
+        }
+        if !keepAlive { buffer.writeStaticString("Connection: close\r\n") }
+        buffer.writeStaticString("\r\n")
+        write(buffer, context: context)
+        if !keepAlive { closeAfterWrites(context: context) }
+    }
+
+    func respondAdmin(_ incoming: Incoming, keepAlive: Bool, context: ChannelHandlerContext) {
+        let head = incoming.head
+        let reply = AdminAPI.handle(method: head.method, uri: head.uri, headers: head.headers, body: incoming.body, peerIsLoopback: peerIsLoopback, core: core)
+        switch reply {
+        case .now(let status, let body, let headers):
+            let type = status >= 400 ? "application/problem+json" : "application/json"
+            writeSimple(status: status, body: Data(JSONWriter(style: .pretty).bytes(body)), contentType: type, head: head, keepAlive: keepAlive, extraHeaders: headers, context: context)
+        case .reload:
+            state.answerStarted()
+            let available = core.source != nil
+            core.reload(trigger: "admin API", on: context.eventLoop).assumeIsolated().whenComplete { result in
+                let reply: AdminAPI.Reply
+                switch result {
+                case .success(let outcome): reply = AdminAPI.reloadReply(outcome, available: available)
+                case .failure(let error): reply = .now(status: 503, body: StubReply.problem(status: 503, title: "Reload unavailable", detail: "\(error)"), headers: [])
+                }
+                if case .now(let status, let body, let headers) = reply, !self.state.isClosing {
+                    let type = status >= 400 && status != 422 ? "application/problem+json" : "application/json"
+                    self.writeSimple(status: status, body: Data(JSONWriter(style: .pretty).bytes(body)), contentType: type, head: head, keepAlive: keepAlive, extraHeaders: headers, context: context)
+                }
+                self.finishAsync(context: context)
+            }
+        }
+    }
+}
