@@ -75,7 +75,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func start(context: ChannelHandlerContext) {
         guard idleCheck == nil else { return }
         peerIsLoopback = Self.isLoopback(context.channel.remoteAddress)
-        lastActivity = .now()
+        lastActivity = context.eventLoop.now
         scheduleIdleCheck(at: lastActivity + idleTimeout, context: context)
     }
 
@@ -96,7 +96,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             let decision = self.state.idleDecision(
-                now: .now(), lastActivity: self.lastActivity, timeout: self.idleTimeout, writable: context.channel.isWritable)
+                now: context.eventLoop.now, lastActivity: self.lastActivity, timeout: self.idleTimeout, writable: context.channel.isWritable)
             switch decision {
             case .checkAgain(let deadline):
                 self.scheduleIdleCheck(at: deadline, context: context)
@@ -140,7 +140,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelReadComplete(context: ChannelHandlerContext) {
         inRead = false
-        lastActivity = .now()
+        lastActivity = context.eventLoop.now
         flushIfNeeded(context: context)
         // Not forwarded: this handler is the pipeline's last, and the tail does nothing with it
         // but retain NIO's tail handler, one object all event loops share.
