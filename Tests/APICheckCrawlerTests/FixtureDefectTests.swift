@@ -21,6 +21,8 @@ import Testing
         Fixture(folder: "jsonapi-blog", root: "http://127.0.0.1:8080/articles"),
         Fixture(folder: "linkheader-pages", root: "http://127.0.0.1:8080/"),
         Fixture(folder: "siren-orders", root: "http://127.0.0.1:8080/"),
+        Fixture(folder: "github-root", root: "http://127.0.0.1:8080/"),
+        Fixture(folder: "drf-root", root: "http://127.0.0.1:8080/"),
     ]
 
     @Test(arguments: fixtures)

@@ -231,6 +231,12 @@ private let rfcValues: [String: URITemplate.Value] = [
         #expect(try URITemplate(template).expand(rfcValues) == expected)
     }
 
+    /// RFC 6570 erratum 6937 (verified): literals are `%x26-3B`, so an apostrophe is one.
+    @Test func anApostropheIsALiteral() throws {
+        #expect(try URITemplate("'{var}'").expand(["var": "value"]) == "'value'")
+        #expect(try URITemplate("/search?q='{term}'").expand(["term": "a b"]) == "/search?q='a%20b'")
+    }
+
     @Test func listsVariablesWithModifiers() throws {
         let template = try URITemplate("/movies{/id}{?page,size:2}{&tags*}")
         #expect(template.variableNames == ["id", "page", "size", "tags"])

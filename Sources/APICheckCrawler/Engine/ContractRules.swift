@@ -276,11 +276,11 @@ struct ContractRules {
         }
     }
 
-    /// Where a link was declared: a HAL array's elements share their key's declaration, and a
-    /// Siren entity's embedded links share its `entities` array (a collection's members, as the
-    /// elements of a HAL array are).
+    /// Where a link was declared: a HAL array's elements share their key's declaration, as do a
+    /// plain-JSON list of URLs' (`"books": ["…/1/", "…/2/"]`), and a Siren entity's embedded links
+    /// share its `entities` array (a collection's members, as the elements of a HAL array are).
     private static func declaration(_ link: Link) -> String {
-        guard isArrayElement(link), link.format == .hal || isSirenSubEntity(link) else { return link.source.description }
+        guard isArrayElement(link), link.format == .hal || link.format == .plainJSON || isSirenSubEntity(link) else { return link.source.description }
         return String(link.source.path[..<(link.source.path.lastIndex(of: "/") ?? link.source.path.endIndex)])
     }
 

@@ -19,6 +19,7 @@ import APICheckXML
 /// | `application/vnd.collection+json`, or an object with a `collection` object | Collection+JSON |
 /// | any other JSON (`application/hal+json`, `application/json`, …) | HAL `_links`/`_embedded`/`_templates` and link arrays (`_links` or `links`) anywhere in the tree |
 /// | XML (`application/atom+xml`, `+xml`, `text/xml`, …) | `<link>` elements in any namespace |
+/// | any JSON but Collection+JSON, after the above | URL-valued fields the format did not cover (plain JSON: `…_url`, `href`, `next`, same-origin URLs) |
 ///
 /// Without a usable `Content-Type` (or with `text/plain`, `application/octet-stream`), a body
 /// that starts with `{` or `[` is read as JSON and one that starts with `<` as XML.
@@ -149,8 +150,15 @@ public struct LinkExtractor: Sendable {
         case .hal:
             if claimed == .hal, !root.isObject {
                 walker.shape(.hal, root, "a HAL document must be a JSON object, found \(root.typeName)")
+            } else if claimed == .hal, root["_links"] == nil {
+                walker.shape(.hal, root, "the document is served as HAL but has no _links: write its links (at least self) under _links")
             }
             walker.walkHAL(root, depth: 0, curies: [:], nested: false)
+        }
+        // URL-valued fields that no format above read as links (Collection+JSON writes all of its
+        // links in its own members).
+        if claimed != .collectionJSON, root["collection"]?.isObject != true {
+            walker.walkPlainJSON(root, covered: JSONLinkWalker.formatAreas(of: walker.collector.links))
         }
         collector = walker.collector
     }

@@ -18,6 +18,8 @@ public enum LinkFormat: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case linkHeader = "link-header"
     /// An XML `<link>` element (Atom or any other namespace).
     case xml = "xml"
+    /// A URL-valued JSON field (`"next": "…"`, GitHub's `…_url`, a DRF root's `"books": "…"`).
+    case plainJSON = "plain-json"
 
     /// How reports name the format.
     public var displayName: String {
@@ -31,6 +33,7 @@ public enum LinkFormat: String, Sendable, Hashable, CaseIterable, CustomStringCo
         case .collectionJSON: "Collection+JSON"
         case .linkHeader: "Link header"
         case .xml: "Atom/XML"
+        case .plainJSON: "plain JSON"
         }
     }
 

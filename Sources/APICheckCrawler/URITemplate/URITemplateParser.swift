@@ -154,12 +154,12 @@ struct URITemplateParser {
         return URICharacters.isAlpha(byte) || URICharacters.isDigit(byte) || byte == UInt8(ascii: "_")
     }
 
-    /// RFC 6570 §2.1 `literals`: any character except controls, space, `"'%<>\^`{|}` (a `%` only
-    /// as a triplet). Non-ASCII characters are allowed (`ucschar`, `iprivate`) and are
+    /// RFC 6570 §2.1 `literals` as corrected by erratum 6937 (`%x26-3B`, so `'` is a literal): any
+    /// character except controls, space, `"%<>\^`{|}` (a `%` only as a triplet). Non-ASCII characters are allowed (`ucschar`, `iprivate`) and are
     /// percent-encoded on expansion; C1 controls are not.
     static func isLiteral(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x21, 0x23, 0x24, 0x26, 0x28...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E:
+        case 0x21, 0x23, 0x24, 0x26...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E:
             return true
         case 0xA0...:
             return true
