@@ -130,7 +130,7 @@ public final class StubInterceptor: Sendable {
     struct Delivery {
         enum Content {
             case response(HTTPURLResponse, Data)
-            case failure(URLError)
+            case failure(any Error)
         }
 
         var content: Content
@@ -162,6 +162,9 @@ public final class StubInterceptor: Sendable {
                 return .passthrough(urlRequest)
             case .unmatched, .exhausted, .unservable, .failure:
                 if case .unmatched = reply.kind { logger.warning("no stub matches the request", metadata: ["request": "\(request.summary)"]) }
+                if case .unservable(let problem) = reply.kind, let thrown = problem.thrown {
+                    return .deliver(Delivery(content: .failure(thrown), delay: delay))  // what the code-first stub threw, as is
+                }
                 var error = Self.error(Self.errorCode(for: reply.kind), reply.explanation ?? "", url)
                 if case .unmatched(let report) = reply.kind {
                     error = URLError(error.code, userInfo: error.userInfo.merging([URLError.nearMissReportKey: report]) { $1 })
@@ -218,6 +221,7 @@ public final class StubInterceptor: Sendable {
             case .bodyFileMissing: .fileDoesNotExist
             case .bodyFileInvalid: .dataLengthExceedsMaximum
             case .templateFailed: .cannotDecodeContentData
+            case .threw: .unknown
             }
         case .unmatched, .exhausted, .stubbed, .passthrough: .resourceUnavailable
         }

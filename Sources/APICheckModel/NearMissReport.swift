@@ -46,6 +46,8 @@ public enum MatchDifference: Sendable, Hashable, CustomStringConvertible {
     case body(expected: BodyConstraint)
     case origin(expected: OriginConstraint, actual: OriginConstraint)
     case scenario(tag: ScenarioTag, active: String)
+    /// A named condition of a stub written in code (`.matching("has token") { … }`) is not met.
+    case condition(name: String)
 
     public var description: String {
         switch self {
@@ -64,6 +66,8 @@ public enum MatchDifference: Sendable, Hashable, CustomStringConvertible {
             return "origin: expected \(expected), got \(actual)"
         case .scenario(let tag, let active):
             return "scenario: this is \(tag.name) of \(tag.useCase), but \(active) is active"
+        case .condition(let name):
+            return "condition: \"\(name)\" is not met"
         }
     }
 }

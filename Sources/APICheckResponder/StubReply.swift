@@ -171,11 +171,27 @@ public struct Unservable: Error, Sendable, Hashable {
         case bodyFileInvalid
         /// The template does not compile or render, or renders more than the limit.
         case templateFailed
+        /// A stub written in code threw instead of answering (``Unservable/thrown`` is the error).
+        case threw
     }
 
     public var reason: Reason
     /// One sentence naming the stub, its source and the cause.
     public var message: String
+    /// What a code-first stub threw: in-process it is the error the client gets, as is.
+    public var thrown: (any Error)?
+
+    public init(reason: Reason, message: String, thrown: (any Error)? = nil) {
+        self.reason = reason
+        self.message = message
+        self.thrown = thrown
+    }
+
+    public static func == (lhs: Unservable, rhs: Unservable) -> Bool { lhs.reason == rhs.reason && lhs.message == rhs.message }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(reason)
+        hasher.combine(message)
+    }
 }
 
 // MARK: Problem documents

@@ -28,6 +28,8 @@ public final class StubResponder: Sendable {
         var stubs: StubSet
         var scenarios: ScenarioSelection
         var sequenceCalls: [String: Int] = [:]
+        /// Newest first (see ``CodeStub``).
+        var codeStubs: [CodeStub] = []
     }
 
     public let journal: StubJournal
@@ -58,6 +60,19 @@ public final class StubResponder: Sendable {
             $0.sequenceCalls = [:]
         }
     }
+
+    /// Adds a stub written in code; it wins over every stub added before it (``CodeStub``).
+    public func add(_ codeStub: CodeStub) {
+        state.withLock { $0.codeStubs.insert(codeStub, at: 0) }
+    }
+
+    /// Removes every stub written in code; the stub set stays.
+    public func removeCodeStubs() {
+        state.withLock { $0.codeStubs.removeAll() }
+    }
+
+    /// The stubs written in code, newest first.
+    public var codeStubs: [CodeStub] { state.withLock { $0.codeStubs } }
 
     /// The active scenario per use case.
     public var scenarios: ScenarioSelection { state.withLock { $0.scenarios } }
@@ -135,6 +150,12 @@ public final class StubResponder: Sendable {
             let reply = StubReply(kind: .exhausted, matched: matched, status: 404, headers: StubReply.problemHeaders, body: document, method: method)
             record(reply, request: request, at: location, shard: options.journalShard)
             return .ready(reply)
+        case .threw(let matched, let error):
+            let problem = Unservable(reason: .threw, message: "stub \"\(matched.stub.name)\" (\(matched.stub.source)) threw: \(error)", thrown: error)
+            let document = StubReply.problemDocument(status: 500, title: "The stub cannot be served", detail: problem.message)
+            let reply = StubReply(kind: .unservable(problem), matched: matched, status: 500, headers: StubReply.problemHeaders, body: document, method: method)
+            record(reply, request: request, at: location, shard: options.journalShard)
+            return .ready(reply)
         case .stubbed(let matched, let response):
             if let failure = response.failure {
                 let reply = StubReply(kind: .failure(failure), matched: matched, response: response, body: .bytes(Data()), method: method)
@@ -204,9 +225,23 @@ public final class StubResponder: Sendable {
         case stubbed(MatchedStub, StubResponse)
         case exhausted(MatchedStub)
         case unmatched(NearMissReport)
+        /// A code stub threw instead of answering.
+        case threw(MatchedStub, any Error)
     }
 
     private func lookup(_ request: borrowing StubRequest, in stubs: StubSet, scenarios: ScenarioSelection) -> Lookup {
+        let codeStubs = state.withLock { $0.codeStubs }
+        var codeMisses: [NearMiss] = []
+        for codeStub in codeStubs {
+            switch codeStub.answer(copy request, scenarios: scenarios) {
+            case .answers(let matched, .success(let response)):
+                return .stubbed(matched, response)
+            case .answers(let matched, .failure(let error)):
+                return .threw(matched, error)
+            case .misses(let miss):
+                codeMisses.append(miss)
+            }
+        }
         var match = stubs.match(request, scenarios: scenarios)
         // `if case`, not `match.matched == nil`: that comparison copies the whole matched stub.
         if case .unmatched = match, request.method == "HEAD" {
@@ -215,7 +250,12 @@ public final class StubResponder: Sendable {
             if case .matched(let found) = stubs.match(get, scenarios: scenarios) { match = .matched(found) }
         }
         switch match {
-        case .unmatched(let report):
+        case .unmatched(var report):
+            if !codeMisses.isEmpty {
+                // The nearest of both kinds: fewest differences first, code stubs first among equals.
+                let merged = (codeMisses + report.nearMisses).enumerated().sorted { ($0.element.differences.count, $0.offset) < ($1.element.differences.count, $1.offset) }
+                report.nearMisses = merged.prefix(StubSet.nearMissLimit).map(\.element)
+            }
             return .unmatched(report)
         case .matched(let matched):
             guard matched.stub.sequence != nil else { return .stubbed(matched, matched.stub.response) }
