@@ -60,6 +60,6 @@ import Testing
 
         let test = try run(["swift", "test"], in: consumer)
         #expect(test.status == 0, "\(test.output)")
-        #expect(test.output.contains("Test run with 3 tests"), "\(test.output)")
+        #expect(test.output.contains("Test run with 4 tests"), "\(test.output)")
     }
 }

@@ -19,6 +19,21 @@ import Testing
         }
     }
 
+    @Test func inlineStubsMatchWithClosuresAndTheLatestWins() async throws {
+        let stubs = try StubInterceptor(loading: [stubFolder("stubs")])
+        let client = GistsClient(session: stubs.makeSession())
+        #expect(try await client.list().count == 2, "from the file")
+
+        // Override mid-test: a stub added in code wins over the file's.
+        stubs.stub(.get("/gists"), .matching("asks for JSON") { $0.headers["Accept"] == nil || $0.headers["Accept"]!.contains("json") }) { _ in
+            try .json([["id": "9", "description": "inline"]])
+        }
+        #expect(try await client.list().map(\.description) == ["inline"])
+
+        stubs.stub(.get("/gists/starred")) { _ in throw URLError(.notConnectedToInternet) }
+        #expect(await client.starred() == nil)
+    }
+
     @Test func aTypoInAStubFileFailsLoudly() throws {
         let error = #expect(throws: StubLoadingError.self) { try StubInterceptor(loading: [stubFolder("typo")]) }
         #expect(error?.description.contains("unknown attribute request-methd on <annotation> is ignored (did you mean request-method?)") == true)
