@@ -39,7 +39,7 @@ extension StubInterceptor {
         switch PathPattern.parse(route.path) {
         case .success(let parsed): pattern = parsed
         // A mistake in the test's own code, like an invalid regex literal: stop at the call.
-        case .failure(let error): preconditionFailure("stub(\(route)): '\(route.path)' is not a stub path pattern: \(error)", file: filePath, line: line)
+        case .failure(let error): preconditionFailure("\(location): stub(\(route)): '\(route.path)' is not a stub path pattern: \(error)")
         }
         let stubName = name ?? (route.method.map { "\($0) \(route.path)" } ?? route.path) + (conditions.isEmpty ? "" : " where " + conditions.map(\.name).joined(separator: ", "))
         let stub = Stub(
