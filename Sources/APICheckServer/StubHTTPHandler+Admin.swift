@@ -7,23 +7,19 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// Requests the server answers itself: CORS preflights (with `--cors`) and the admin API under
-/// `/__apicheck/` (``AdminAPI`` decides; this writes).
+/// Requests the server answers itself: CORS preflights (with `--cors`; ``CORS`` writes the
+/// headers) and the admin API under `/__apicheck/` (``AdminAPI`` decides; this writes). They are
+/// answered here, in the connection's one queue, and not by handlers of their own in the pipeline:
+/// a pipelined preflight or admin request must be answered after the stub responses queued before
+/// it, and a separate handler would answer it out of order (or need the same queue).
 extension StubHTTPHandler {
-    func respondPreflight(_ head: HTTPRequestHead, origin: String, method: String, keepAlive: Bool, context: ChannelHandlerContext) {
+    /// Answers a CORS preflight (``CORS``) in its turn among the connection's requests.
+    func respondPreflight(_ head: HTTPRequestHead, origin: String, keepAlive: Bool, context: ChannelHandlerContext) {
         var buffer = context.channel.allocator.buffer(capacity: 512)
         buffer.writeString(HTTPWire.statusLine(204))
         buffer.writeHeader("Server", ServerCore.serverHeader)
         buffer.writeImmutableBuffer(cache.dateLine)
-        if HTTPWire.isSafeValue(origin) {
-            buffer.writeHeader("Access-Control-Allow-Origin", origin)
-            buffer.writeStaticString("Access-Control-Allow-Credentials: true\r\nVary: Origin, Access-Control-Request-Method, Access-Control-Request-Headers\r\n")
-            buffer.writeStaticString("Access-Control-Allow-Methods: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n")
-            if let requested = head.headers.first(name: "access-control-request-headers"), HTTPWire.isSafeValue(requested) {
-                buffer.writeHeader("Access-Control-Allow-Headers", requested)
-            }
-            buffer.writeStaticString("Access-Control-Max-Age: 600\r\n")
-        }
+        CORS.writePreflightHeaders(&buffer, origin: origin, requestedHeaders: head.headers.first(name: "access-control-request-headers"))
         if !keepAlive { buffer.writeStaticString("Connection: close\r\n") }
         buffer.writeStaticString("\r\n")
         write(buffer, context: context)

@@ -191,15 +191,8 @@ extension StubHTTPHandler {
         } else if http10 {
             buffer.writeStaticString("Connection: keep-alive\r\n")
         }
-        if let origin { writeCORS(&buffer, origin: origin, exposed: prepared.exposedHeaders) }
+        if let origin { CORS.writeResponseHeaders(&buffer, origin: origin, exposed: prepared.exposedHeaders) }
         buffer.writeStaticString("\r\n")
-    }
-
-    func writeCORS(_ buffer: inout ByteBuffer, origin: String, exposed: String) {
-        guard HTTPWire.isSafeValue(origin) else { return }
-        buffer.writeHeader("Access-Control-Allow-Origin", origin)
-        buffer.writeStaticString("Access-Control-Allow-Credentials: true\r\nVary: Origin\r\n")
-        if !exposed.isEmpty { buffer.writeHeader("Access-Control-Expose-Headers", exposed) }
     }
 
     /// The body could not be produced after the reply was journaled: 500 with the reason.
@@ -263,7 +256,7 @@ extension StubHTTPHandler {
         } else if head?.version.minor == 0 {
             buffer.writeStaticString("Connection: keep-alive\r\n")
         }
-        if core.configuration.cors, let origin = head?.headers.first(name: "origin") { writeCORS(&buffer, origin: origin, exposed: "") }
+        if core.configuration.cors, let origin = head?.headers.first(name: "origin") { CORS.writeResponseHeaders(&buffer, origin: origin, exposed: "") }
         buffer.writeStaticString("\r\n")
         if head?.method != .HEAD { buffer.writeBytes(bytes) }
         write(buffer, context: context)

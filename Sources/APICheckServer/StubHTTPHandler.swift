@@ -271,10 +271,8 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             respondAdmin(incoming, keepAlive: keepAlive, context: context)
             return
         }
-        if core.configuration.cors, head.method == .OPTIONS, let origin = head.headers.first(name: "origin"),
-            let requestedMethod = head.headers.first(name: "access-control-request-method")
-        {
-            respondPreflight(head, origin: origin, method: requestedMethod, keepAlive: keepAlive, context: context)
+        if core.configuration.cors, CORS.isPreflight(head), let origin = head.headers.first(name: "origin") {
+            respondPreflight(head, origin: origin, keepAlive: keepAlive, context: context)
             return
         }
 

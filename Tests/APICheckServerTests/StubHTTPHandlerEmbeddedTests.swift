@@ -60,6 +60,18 @@ import Testing
         #expect(connection.core.responder.journal.count == 3)
     }
 
+    @Test func aPipelinedPreflightIsAnsweredInItsTurn() throws {
+        let connection = try Connection([stub("slow", "GET", "/slow", body: "slow", latency: StubLatency(request: 1))]) { $0.cors = true }
+        try connection.send(
+            "GET /slow HTTP/1.1\r\nHost: x\r\nOrigin: http://app.test\r\n\r\n"
+                + "OPTIONS /slow HTTP/1.1\r\nHost: x\r\nOrigin: http://app.test\r\nAccess-Control-Request-Method: GET\r\n\r\n")
+        #expect(try connection.written().isEmpty, "the preflight waits for the answer before it")
+        connection.channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        let text = try connection.written()
+        #expect(connection.statuses(in: text) == ["HTTP/1.1 200 OK", "HTTP/1.1 204 No Content"])
+        #expect(text.contains("Access-Control-Allow-Origin: http://app.test"))
+    }
+
     @Test func aLatencyStubHoldsTheRequestsBehindItUntilItIsAnswered() throws {
         let connection = try Connection([stub("slow", "GET", "/slow", body: "slow", latency: StubLatency(request: 1)), stub("fast", "GET", "/fast", body: "fast")])
         try connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /fast HTTP/1.1\r\nHost: x\r\n\r\n")
