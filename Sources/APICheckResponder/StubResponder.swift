@@ -37,6 +37,9 @@ public final class StubResponder: Sendable {
     private let state: Mutex<State>
     /// Changes with every change of the scenario selection (under the state's lock).
     private let scenarioGeneration = Atomic<Int>(0)
+    /// How many code stubs there are: a lookup takes the lock for them only when there are any
+    /// (the server, which never has any, must not contend on this lock per request).
+    private let codeStubCount = Atomic<Int>(0)
 
     public init(
         stubs: StubSet, scenarios: ScenarioSelection = [:], templates: TemplateRenderer = TemplateRenderer(),
@@ -63,12 +66,18 @@ public final class StubResponder: Sendable {
 
     /// Adds a stub written in code; it wins over every stub added before it (``CodeStub``).
     public func add(_ codeStub: CodeStub) {
-        state.withLock { $0.codeStubs.insert(codeStub, at: 0) }
+        state.withLock {
+            $0.codeStubs.insert(codeStub, at: 0)
+            codeStubCount.store($0.codeStubs.count, ordering: .releasing)
+        }
     }
 
     /// Removes every stub written in code; the stub set stays.
     public func removeCodeStubs() {
-        state.withLock { $0.codeStubs.removeAll() }
+        state.withLock {
+            $0.codeStubs.removeAll()
+            codeStubCount.store(0, ordering: .releasing)
+        }
     }
 
     /// The stubs written in code, newest first.
@@ -230,7 +239,7 @@ public final class StubResponder: Sendable {
     }
 
     private func lookup(_ request: borrowing StubRequest, in stubs: StubSet, scenarios: ScenarioSelection) -> Lookup {
-        let codeStubs = state.withLock { $0.codeStubs }
+        let codeStubs = codeStubCount.load(ordering: .acquiring) == 0 ? [] : state.withLock { $0.codeStubs }
         var codeMisses: [NearMiss] = []
         for codeStub in codeStubs {
             switch codeStub.answer(copy request, scenarios: scenarios) {
