@@ -61,7 +61,9 @@ extension JSONLinkWalker {
                 guard !collector.isFull else { return }
                 push(member.key)
                 defer { pop() }
-                if covered.contains(pointer) { continue }
+                // Only a format member can be a covered area (``formatAreas(of:)``); building the
+                // pointer of every other member would cost more than the walk.
+                if Self.formatKeys.contains(member.key), covered.contains(pointer) { continue }
                 switch member.value.kind {
                 case .string(let value):
                     plainLink(key: member.key, value: value, node: member.value, parentKey: parentKey, owner: owner, origin: origin)
@@ -83,7 +85,6 @@ extension JSONLinkWalker {
                 guard !collector.isFull else { return }
                 push(index)
                 defer { pop() }
-                if covered.contains(pointer) { continue }
                 // An element's own `url` is its self link, not the list's.
                 walkPlain(element, parentKey: nil, depth: depth + 1, origin: origin, covered: covered)
             }
@@ -94,7 +95,9 @@ extension JSONLinkWalker {
 
     /// `owner`: the pointer of the object holding the field (`""` for the document itself).
     private mutating func plainLink(key: String, value: String, node: JSONNode, parentKey: String?, owner: String, origin: String) {
-        guard !value.isEmpty, value.utf8.count <= Self.maximumPlainURLBytes else { return }
+        // Cheap first: a link value starts with `/` or `h` (http, https).
+        guard let first = value.utf8.first, first == UInt8(ascii: "/") || first | 0x20 == UInt8(ascii: "h") else { return }
+        guard value.utf8.count <= Self.maximumPlainURLBytes else { return }
         let suffix = Self.urlSuffixes.first { key.hasSuffix($0) && key.count > $0.count }
         let namesURL = suffix != nil || Self.urlKeys.contains(key) || Self.paginationKeys.contains(key)
         let isAbsolute = Self.isHTTPURL(value)
@@ -119,8 +122,13 @@ extension JSONLinkWalker {
 
     /// `http://` or `https://`, case-insensitively.
     private static func isHTTPURL(_ text: String) -> Bool {
-        let lower = text.prefix(8).lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        var bytes = text.utf8.makeIterator()
+        for expected in "http".utf8 {
+            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+        }
+        var next = bytes.next()
+        if next.map({ $0 | 0x20 }) == UInt8(ascii: "s") { next = bytes.next() }
+        return next == UInt8(ascii: ":") && bytes.next() == UInt8(ascii: "/") && bytes.next() == UInt8(ascii: "/")
     }
 
     /// `scheme://host[:port]`, lower-cased, default port dropped; the part before any template
