@@ -35,8 +35,8 @@ extension StubInterceptor {
         respond: @escaping @Sendable (StubbedRequest) throws -> StubResponse
     ) -> Stub {
         let location = SourceLocation(path: "\(filePath)", line: Int(line), column: 1)
-        let pattern: PathPattern
-        switch PathPattern.parse(route.path) {
+        let pattern: (path: PathPattern, query: [ValueConstraint])
+        switch PathPattern.parseWithQuery(route.path) {
         case .success(let parsed): pattern = parsed
         // A mistake in the test's own code, like an invalid regex literal: stop at the call.
         case .failure(let error): preconditionFailure("\(location): stub(\(route)): '\(route.path)' is not a stub path pattern: \(error)")
@@ -44,7 +44,7 @@ extension StubInterceptor {
         let stubName = name ?? (route.method.map { "\($0) \(route.path)" } ?? route.path) + (conditions.isEmpty ? "" : " where " + conditions.map(\.name).joined(separator: ", "))
         let stub = Stub(
             id: "\(location)#\(UUID().uuidString.prefix(8))", name: stubName,
-            request: RequestPattern(method: route.method, path: pattern), response: StubResponse(), source: location
+            request: RequestPattern(method: route.method, path: pattern.path, query: pattern.query), response: StubResponse(), source: location
         )
         responder.add(CodeStub(
             stub: stub,

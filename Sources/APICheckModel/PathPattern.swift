@@ -46,6 +46,22 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     public static let maximumLength = 2048
     public static let maximumSegments = 64
 
+    /// A stub's `uri-path` (or a code stub's route): the path pattern, and any `?name=value&…`
+    /// part as query constraints (percent-decoded; a name without `=` requires the name only).
+    public static func parseWithQuery(_ text: String) -> Result<(path: PathPattern, query: [ValueConstraint]), PatternError> {
+        let parts = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var query: [ValueConstraint] = []
+        if parts.count == 2 {
+            for item in parts[1].split(separator: "&") where !item.isEmpty {
+                let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(pair[0]).removingPercentEncoding ?? String(pair[0])
+                let value = pair.count == 2 ? (String(pair[1]).removingPercentEncoding ?? String(pair[1])) : nil
+                query.append(ValueConstraint(name: name, value: value))
+            }
+        }
+        return parse(parts.first.map(String.init) ?? "").map { ($0, query) }
+    }
+
     public static func parse(_ text: String) -> Result<PathPattern, PatternError> {
         if text == "*" { return .success(PathPattern(text: text, kind: .glob, segments: [.globstar])) }
         guard text.hasPrefix("/") else {

@@ -79,20 +79,8 @@ struct StubFileContext {
 
     /// A path pattern, with any `?name=value` part turned into query constraints.
     mutating func path(_ text: String, at location: SourceLocation) -> (PathPattern, [ValueConstraint])? {
-        let trimmed = text.trimmedASCIIWhitespace
-        let parts = trimmed.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let pathText = parts.first.map(String.init) ?? ""
-        var query: [ValueConstraint] = []
-        if parts.count == 2 {
-            for item in parts[1].split(separator: "&") where !item.isEmpty {
-                let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = String(pair[0]).removingPercentEncoding ?? String(pair[0])
-                let value = pair.count == 2 ? (String(pair[1]).removingPercentEncoding ?? String(pair[1])) : nil
-                query.append(ValueConstraint(name: name, value: value))
-            }
-        }
-        switch PathPattern.parse(pathText) {
-        case .success(let pattern): return (pattern, query)
+        switch PathPattern.parseWithQuery(text.trimmedASCIIWhitespace) {
+        case .success(let parsed): return (parsed.path, parsed.query)
         case .failure(let reason):
             error("invalid path: \(reason)", at: location)
             return nil

@@ -81,6 +81,19 @@ import FoundationNetworking
         }
     }
 
+    @Test func aQueryInTheRouteIsAConstraint() async throws {
+        let stubs = StubInterceptor()
+        stubs.stub(.get("/movies?page=2")) { _ in .text("page 2") }
+        stubs.stub(.get("/movies")) { _ in .text("any page") }
+        let session = stubs.makeSession()
+        #expect(try await get(session, "/movies?page=1").1 == "any page")
+        stubs.removeCodeStubs()
+        stubs.stub(.get("/movies")) { _ in .text("any page") }
+        stubs.stub(.get("/movies?page=2")) { _ in .text("page 2") }
+        #expect(try await get(session, "/movies?page=2").1 == "page 2")
+        #expect(try await get(session, "/movies?page=3").1 == "any page")
+    }
+
     @Test func dataFilesAndQueriesAreAnswered() async throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("avatar.png", Data([0x89, 0x50, 0x4E, 0x47]))
