@@ -248,8 +248,9 @@ public final class StubServer: Sendable {
         }
         if ownsGroup { try? await group.shutdownGracefully() }
         lifecycle.withLock { $0 = .stopped }
-        for waiter in stoppedWaiters.withLock({ waiters in defer { waiters = nil }; return waiters ?? [] }) { waiter.resume() }
+        // Logged before anyone waiting is resumed: `apicheck serve` exits as soon as run() returns.
         core.logger.info("stopped", metadata: ["url": "\(baseURL)"])
+        for waiter in stoppedWaiters.withLock({ waiters in defer { waiters = nil }; return waiters ?? [] }) { waiter.resume() }
     }
 }
 
