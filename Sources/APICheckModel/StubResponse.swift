@@ -105,3 +105,27 @@ public enum StubFailure: String, Sendable, Hashable, CaseIterable {
     case emptyResponse = "empty-response"
     case malformedResponse = "malformed-response"
 }
+
+extension StubResponse {
+    /// What a link-bearing header value (`Location`, `Content-Location`, `Link`) may contain to name
+    /// the origin that serves the stub, as `{{baseURL}}` does in templates: recorded stubs use it so
+    /// that their redirects and links work on any port and in-process.
+    public static let baseURLPlaceholder = "{{baseURL}}"
+
+    /// Headers whose values may contain ``baseURLPlaceholder``.
+    public static let linkHeaderNames = ["Location", "Content-Location", "Link"]
+
+    /// `headers` with ``baseURLPlaceholder`` in link-bearing values replaced by `baseURL`; the same
+    /// array when there is none (the common case costs one scan of those values).
+    public static func substitutingBaseURL(in headers: [HTTPHeader], with baseURL: String) -> [HTTPHeader] {
+        guard headers.contains(where: isTemplatedLinkHeader) else { return headers }
+        return headers.map { header in
+            guard isTemplatedLinkHeader(header) else { return header }
+            return HTTPHeader(name: header.name, value: header.value.replacingOccurrences(of: baseURLPlaceholder, with: baseURL))
+        }
+    }
+
+    private static func isTemplatedLinkHeader(_ header: HTTPHeader) -> Bool {
+        header.value.contains(baseURLPlaceholder) && linkHeaderNames.contains { $0.caseInsensitiveEquals(header.name) }
+    }
+}

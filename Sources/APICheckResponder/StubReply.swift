@@ -69,6 +69,8 @@ public struct StubReply: Sendable {
     public let sendsBody: Bool
 
     private let headerSource: HeaderSource
+    /// Where the request went: its origin replaces `{{baseURL}}` in link-bearing headers.
+    private let baseURLSource: JournalEntry.Location?
 
     private enum HeaderSource: Sendable {
         /// The stub's response: its headers as sent (computed when read, so a transport that
@@ -77,8 +79,9 @@ public struct StubReply: Sendable {
         case explicit([HTTPHeader])
     }
 
-    init(kind: Kind, matched: MatchedStub?, response: StubResponse, body: Body, method: String) {
+    init(kind: Kind, matched: MatchedStub?, response: StubResponse, body: Body, method: String, location: JournalEntry.Location) {
         self.kind = kind
+        self.baseURLSource = location
         self.matched = matched
         self.status = response.status
         self.body = body
@@ -94,15 +97,20 @@ public struct StubReply: Sendable {
         self.body = .bytes(body)
         self.latency = latency
         self.headerSource = .explicit(headers)
+        self.baseURLSource = nil
         self.sendsBody = method != "HEAD" && Self.allowsBody(status)
     }
 
     /// The headers to send, final: the stub's own in order without `Content-Length` (transports
-    /// send the real length), then one `Set-Cookie` per cookie; or a problem document's.
+    /// send the real length), `{{baseURL}}` in link-bearing values replaced by the request's
+    /// origin, then one `Set-Cookie` per cookie; or a problem document's.
     public var headers: [HTTPHeader] {
         switch headerSource {
-        case .response(let response): response.headersForSending
-        case .explicit(let headers): headers
+        case .response(let response):
+            let headers = response.headersForSending
+            guard let baseURLSource else { return headers }
+            return StubResponse.substitutingBaseURL(in: headers, with: baseURLSource.origin)
+        case .explicit(let headers): return headers
         }
     }
 
@@ -121,7 +129,9 @@ public struct StubReply: Sendable {
     /// The `Location` of a 3xx, which an in-process client follows as a real one would.
     public var redirectLocation: String? {
         guard (300..<400).contains(status), case .response(let response) = headerSource else { return nil }
-        return response.headers.value(named: "Location")
+        guard let location = response.headers.value(named: "Location") else { return nil }
+        guard let baseURLSource, location.contains(StubResponse.baseURLPlaceholder) else { return location }
+        return location.replacingOccurrences(of: StubResponse.baseURLPlaceholder, with: baseURLSource.origin)
     }
 
     /// One sentence saying why there is no stub response (unmatched, exhausted, unservable,

@@ -167,14 +167,14 @@ public final class StubResponder: Sendable {
             return .ready(reply)
         case .stubbed(let matched, let response):
             if let failure = response.failure {
-                let reply = StubReply(kind: .failure(failure), matched: matched, response: response, body: .bytes(Data()), method: method)
+                let reply = StubReply(kind: .failure(failure), matched: matched, response: response, body: .bytes(Data()), method: method, location: location)
                 record(reply, request: request, at: location, shard: options.journalShard)
                 return .ready(reply)
             }
             guard case .bytes(let data) = response.body else {
                 return .pending(PendingReply(request: request, location: location, matched: matched, response: response, options: options))
             }
-            let reply = StubReply(kind: .stubbed, matched: matched, response: response, body: .bytes(data), method: method)
+            let reply = StubReply(kind: .stubbed, matched: matched, response: response, body: .bytes(data), method: method, location: location)
             record(reply, request: request, at: location, shard: options.journalShard)
             return .ready(reply)
         }
@@ -219,7 +219,7 @@ public final class StubResponder: Sendable {
             record(reply, request: pending.request, at: pending.location, shard: pending.options.journalShard)
             return reply
         }
-        let reply = StubReply(kind: .stubbed, matched: matched, response: pending.response, body: body, method: method)
+        let reply = StubReply(kind: .stubbed, matched: matched, response: pending.response, body: body, method: method, location: pending.location)
         record(reply, request: pending.request, at: pending.location, shard: pending.options.journalShard)
         return reply
     }

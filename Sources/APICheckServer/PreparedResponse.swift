@@ -37,7 +37,7 @@ final class PreparedResponse: Sendable {
     /// Whether the body may be sent at all (not for 1xx, 204, 304).
     var allowsBody: Bool { HTTPWire.allowsBody(status) }
 
-    init(_ response: StubResponse, rewriters: [OriginRewriter], serverHeader: String) {
+    init(_ response: StubResponse, rewriters: [OriginRewriter], serverHeader: String, baseURL: String) {
         status = response.status
         failure = response.failure
         latency = response.latency
@@ -49,7 +49,7 @@ final class PreparedResponse: Sendable {
         var hasServer = false
         var exposed: [String] = []
         var contentType: String?
-        for header in response.headersForSending {
+        for header in StubResponse.substitutingBaseURL(in: response.headersForSending, with: baseURL) {
             guard HTTPWire.isToken(header.name), HTTPWire.isSafeValue(header.value) else {
                 dropped.append(header.name)
                 continue
@@ -112,7 +112,7 @@ final class ServedStubs: Sendable {
     /// Problems found while preparing (unsafe headers left out), one sentence each.
     let warnings: [String]
 
-    init(_ stubs: StubSet, rewriters: [OriginRewriter], serverHeader: String) {
+    init(_ stubs: StubSet, rewriters: [OriginRewriter], serverHeader: String, baseURL: String) {
         self.stubs = stubs
         var prepared: [PreparedResponse?] = []
         prepared.reserveCapacity(stubs.count)
@@ -124,7 +124,7 @@ final class ServedStubs: Sendable {
                 warnings.append("\(stub.source): warning: stub \"\(stub.name)\" is shadowed: \(AdminAPI.prefix) belongs to the admin API")
             }
             for response in stub.sequence?.responses ?? [stub.response] {
-                let wire = PreparedResponse(response, rewriters: rewriters, serverHeader: serverHeader)
+                let wire = PreparedResponse(response, rewriters: rewriters, serverHeader: serverHeader, baseURL: baseURL)
                 if !wire.droppedHeaders.isEmpty {
                     warnings.append("\(stub.source): warning: stub \"\(stub.name)\": header \(wire.droppedHeaders.joined(separator: ", ")) left out (invalid name or control characters in the value)")
                 }

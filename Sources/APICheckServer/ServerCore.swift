@@ -50,7 +50,7 @@ final class ServerCore: Sendable {
         self.baseURLValue = URL(string: baseURL) ?? URL(fileURLWithPath: "/")
         self.rewriters = rewriters
         self.threadPool = NIOThreadPool.singleton
-        let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader)
+        let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader, baseURL: baseURL)
         self.responder = StubResponder(
             stubs: stubs, scenarios: configuration.scenarios, journal: StubJournal(capacity: configuration.journalCapacity, shards: max(loops.count, 1))
         )
@@ -88,12 +88,12 @@ final class ServerCore: Sendable {
     /// stubs without a sequence, else prepared now.
     func preparedResponse(for matched: MatchedStub, response: StubResponse, in served: ServedStubs) -> PreparedResponse {
         if let index = matched.indexInSet, index < served.prepared.count, let prepared = served.prepared[index] { return prepared }
-        return PreparedResponse(response, rewriters: rewriters, serverHeader: Self.serverHeader)
+        return PreparedResponse(response, rewriters: rewriters, serverHeader: Self.serverHeader, baseURL: baseURL)
     }
 
     /// Serves `stubs` from now on. Requests already matched finish with the set they matched.
     func install(_ stubs: StubSet) {
-        let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader)
+        let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader, baseURL: baseURL)
         let number = installLock.withLock { _ in
             responder.replaceStubs(stubs)
             return current.withLock {
@@ -112,7 +112,7 @@ final class ServerCore: Sendable {
         let rewriters = self.rewriters
         for (loop, state) in loops.values {
             threadPool.submit { [self] _ in
-                let replica = ServedStubs(StubSetReplica.make(stubs), rewriters: rewriters, serverHeader: Self.serverHeader)
+                let replica = ServedStubs(StubSetReplica.make(stubs), rewriters: rewriters, serverHeader: Self.serverHeader, baseURL: baseURL)
                 guard !stopping.load(ordering: .acquiring), currentSequence == number else { return }
                 loop.execute { state.value.adopt(replica, sequence: number) }
             }

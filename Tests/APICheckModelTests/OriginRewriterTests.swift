@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import APICheckServer
+@testable import APICheckModel
 
 @Suite struct OriginRewriterTests {
     private func rewrite(_ text: String, from: String = "http://localhost:3000", to: String = "http://127.0.0.1:8080") throws -> String {

@@ -23,7 +23,7 @@ public struct OriginRewriter: Sendable, Hashable {
     private let escaped: Pattern
 
     /// Headers whose values are links and are rewritten too.
-    public static let linkHeaders = ["Location", "Content-Location", "Link"]
+    public static let linkHeaders = StubResponse.linkHeaderNames
 
     /// A rewriter of `from` into `to`; both must be origins (`http://host[:port]`, no path).
     public init(from: String, to: String) throws(OriginError) {
@@ -34,6 +34,15 @@ public struct OriginRewriter: Sendable, Hashable {
             Array(self.from.replacingOccurrences(of: "/", with: "\\/").utf8),
             replacement: Array(self.to.replacingOccurrences(of: "/", with: "\\/").utf8)
         )
+    }
+
+    /// A rewriter of the origin `from` into `placeholder`, verbatim, in both the plain and the
+    /// JSON-escaped form: a recorder writes `{{baseURL}}` where the upstream's origin was.
+    public init(from: String, placeholder: String) throws(OriginError) {
+        self.from = try Self.normalizedOrigin(from)
+        self.to = placeholder
+        plain = Pattern(Array(self.from.utf8), replacement: Array(placeholder.utf8))
+        escaped = Pattern(Array(self.from.replacingOccurrences(of: "/", with: "\\/").utf8), replacement: Array(placeholder.utf8))
     }
 
     /// Why a text is not an origin.
