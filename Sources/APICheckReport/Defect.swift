@@ -7,7 +7,7 @@
 /// - the **problem**: the facts the rule reports, without the URL they were seen at (the invalid
 ///   type for `type-syntax`, the declared and served types for `type-matches`, the method and
 ///   status for `link-resolves`, the message's wording with URLs, quoted text and numbers taken
-///   out for the others);
+///   out for the others, except the drift rules, whose whole message is the problem);
 /// - the **place**: for rules about what an API writes everywhere the same way (`type-syntax`,
 ///   `type-matches`, `format-shape`) none, since one change to the API fixes every occurrence;
 ///   for links (`link-resolves`, `method-valid`, `template-valid`) the link relation; for the
@@ -113,6 +113,11 @@ struct DefectKey: Hashable {
         case .contentTypePresent, .selfConsistent:
             problem = MessageTemplate.of(finding.message)
             place = RelPath.shape(finding.relPath)
+        case .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader:
+            // The message is the fact (the pointer, rel, statuses or types): templating it would
+            // merge different drifts into one.
+            problem = finding.message
+            place = RelPath.shape(finding.relPath)
         }
     }
 
@@ -204,7 +209,8 @@ enum DefectTitle {
             return "no stub answers \(request)\(finding.rel.map { " (the \($0) link)" } ?? ""): add one, or fix the link"
         case .contentTypePresent:
             return "\(finding.messageWithEvidence): send a Content-Type"
-        case .methodValid, .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .templateValid:
+        case .methodValid, .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .templateValid,
+            .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader:
             return finding.messageWithEvidence
         }
     }

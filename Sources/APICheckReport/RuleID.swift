@@ -1,4 +1,4 @@
-/// The contract rules of `apicheck crawl` (FORMATS §6). The raw values are stable ids: they
+/// The contract rules of `apicheck crawl` (FORMATS §6) and the drift rules of `apicheck verify`. The raw values are stable ids: they
 /// appear in every report, in baselines and in `--rule id=level`, and never change meaning.
 ///
 /// ```swift
@@ -24,6 +24,16 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
     case formatShape = "format-shape"
     /// Templated hrefs are valid RFC 6570.
     case templateValid = "template-valid"
+    /// The live API answers the status the stub records.
+    case driftStatus = "drift-status"
+    /// The live API serves the Content-Type the stub records.
+    case driftType = "drift-type"
+    /// The live API advertises the links the stub records.
+    case driftLinks = "drift-links"
+    /// The live JSON body has the shape the stub records.
+    case driftShape = "drift-shape"
+    /// A compared header has the value the stub records.
+    case driftHeader = "drift-header"
 
     /// Ordered by id, so sorted output reads alphabetically.
     public static func < (lhs: RuleID, rhs: RuleID) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -35,6 +45,7 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
     public var defaultSeverity: Severity {
         switch self {
         case .linkResolves, .methodValid, .typeMatches, .contentTypePresent, .templateValid: .error
+        case .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader: .error
         case .typeSyntax, .selfConsistent, .duplicateRel, .formatShape: .warning
         }
     }
@@ -51,6 +62,11 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
         case .duplicateRel: "A rel does not appear twice with different targets or attributes."
         case .formatShape: "The representation follows the hypermedia format it claims."
         case .templateValid: "A templated href is a valid RFC 6570 URI template."
+        case .driftStatus: "The live API answers a stub's request with the status the stub records."
+        case .driftType: "The live API serves the Content-Type the stub records."
+        case .driftLinks: "The live API advertises the same rels as the stub, with the same method, type and templating."
+        case .driftShape: "The live JSON body has the fields and JSON types the stub's body has."
+        case .driftHeader: "A header named with --compare-header has the value the stub records."
         }
     }
 
@@ -103,6 +119,36 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
             "A templated href must be a valid RFC 6570 URI template (balanced braces, known operators, "
                 + "valid variable names and modifiers). An invalid template cannot be expanded by any "
                 + "conforming client, so the link is unusable."
+        case .driftStatus:
+            "apicheck verify sends each stub's request to the live API and compares the status codes. "
+                + "A different status, above all a different class (a 200 that became a 404), means tests "
+                + "that pass against the stub no longer describe the API, and code tested only against the "
+                + "stub will fail in production. Re-record the stub with apicheck verify --update when the "
+                + "API changed on purpose, or fix the API."
+        case .driftType:
+            "The stub's Content-Type and the live one must agree by the rules type-matches uses: type and "
+                + "subtype compare case-insensitively and parameters are ignored except profile, so a "
+                + "different charset is not drift. A Content-Type on one side only is drift too. Clients "
+                + "choose parsers by type, so code tested against the stub may not read the live body. "
+                + "Re-record with apicheck verify --update, or fix the API."
+        case .driftLinks:
+            "The links of the stub's body and Link headers are compared with the live ones, rel by rel: a "
+                + "rel that only one side advertises, or a rel whose method, declared type or templating "
+                + "changed, is drift. Hrefs themselves are not compared, since ids and hosts legitimately "
+                + "differ between a recording and the live API. Clients navigate by rel, so a missing or "
+                + "changed rel breaks them. Re-record with apicheck verify --update, or fix the API."
+        case .driftShape:
+            "When both bodies are JSON, their shapes are compared: every field's JSON pointer and type "
+                + "(object, array, string, number, boolean, null), array elements merged under *. A field "
+                + "missing on one side, or whose type changed (including a field that became null), is "
+                + "drift; with --compare-values leaf values are compared too, and --ignore skips pointers. "
+                + "Clients decode these fields, so tests against an outdated stub hide the failure. "
+                + "Re-record with apicheck verify --update, or fix the API."
+        case .driftHeader:
+            "Each header named with --compare-header must have the same value in the stub and the live "
+                + "response, or be absent from both (names compare case-insensitively). Use it for headers "
+                + "clients depend on, such as caching or API versions. Re-record with apicheck verify "
+                + "--update, or fix the API."
         }
     }
 
@@ -129,6 +175,16 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
             "/_links/next is null in a HAL document (expected a link object or an array of them)."
         case .templateValid:
             "The href \"/movies{?page\" is not a valid URI template (unclosed expression)."
+        case .driftStatus:
+            "GET https://api.example.com/movies/3: the stub answers 200, the live API 404 (client error)."
+        case .driftType:
+            "GET https://api.example.com/: the stub answers application/hal+json, the live API application/json."
+        case .driftLinks:
+            "GET https://api.example.com/: rel 'next' is advertised by the stub but not by the live API."
+        case .driftShape:
+            "GET https://api.example.com/movies/3: /price was number, is now string."
+        case .driftHeader:
+            "GET https://api.example.com/: the header Cache-Control is \"max-age=60\" in the stub, \"no-store\" live."
         }
     }
 }

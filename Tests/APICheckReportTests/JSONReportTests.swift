@@ -28,6 +28,11 @@ import Testing
                 "strict": false,
                 "rules": {
                   "content-type-present": "error",
+                  "drift-header": "error",
+                  "drift-links": "error",
+                  "drift-shape": "error",
+                  "drift-status": "error",
+                  "drift-type": "error",
                   "duplicate-rel": "warning",
                   "format-shape": "warning",
                   "link-resolves": "error",
