@@ -49,6 +49,8 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
     private let idleTimeout: TimeAmount
+    /// Unmatched requests go upstream (spy and record modes) instead of being answered 404.
+    private let unmatched: UnmatchedPolicy
 
     init(core: ServerCore, loopState: LoopState) {
         self.core = core
@@ -58,6 +60,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.logsRequests = core.logger.logLevel <= .debug
         self.limits = core.configuration.limits
         self.state = ConnectionState(limits: core.configuration.limits)
+        self.unmatched = core.configuration.upstream == nil ? .answer : .passThrough
         self.idleTimeout = .nanoseconds(Int64(min(core.configuration.limits.idleTimeout / .nanoseconds(1), Double(Int64.max / 2))))
     }
 
@@ -287,7 +290,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             served = snapshot.served
         }
         // The responder decides the whole answer and journals it; this handler only delivers it.
-        let options = ReplyOptions(unmatched: .answer, readsBodyFiles: false, journalShard: cache.index)
+        let options = ReplyOptions(unmatched: unmatched, readsBodyFiles: false, journalShard: cache.index)
         let decision = responder._withUnsafeGuaranteedRef { responder in
             responder.decide(
                 request, at: .target(origin: cache.origin, target: head.uri), matchingIn: served.stubs,
@@ -295,6 +298,10 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch decision {
         case .ready(let reply):
+            if case .passthrough = reply.kind, let upstream = core.configuration.upstream {
+                deliverUpstream(request, upstream: upstream, head: head, keepAlive: keepAlive, context: context)
+                return
+            }
             guard let matched = reply.matched, let response = reply.stubResponse else {
                 // No stub's own response: a problem document (unmatched, exhausted).
                 core.logger.warning("\(reply.explanation ?? "")")

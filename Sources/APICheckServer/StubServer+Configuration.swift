@@ -39,13 +39,16 @@ extension StubServer {
         /// When set (and the server was started from files), the stub files are polled this often
         /// and reloaded when they change.
         public var watchInterval: Duration?
+        /// When set, requests no stub matches are forwarded here instead of answered 404 (spy
+        /// and record modes); see ``StubServerUpstream``.
+        public var upstream: (any StubServerUpstream)?
 
         /// A configuration; every parameter defaults to the property's documented default.
         public init(
             host: String = "127.0.0.1", port: Int = 0, baseURL: String? = nil, eventLoopThreads: Int = System.coreCount,
             limits: Limits = Limits(), cors: Bool = false, adminToken: String? = nil, rewriteOrigins: [String] = [],
             scenarios: ScenarioSelection = [:], latencyScale: Double = 1, journalCapacity: Int = 10_000,
-            shutdownTimeout: Duration = .seconds(10), watchInterval: Duration? = nil
+            shutdownTimeout: Duration = .seconds(10), watchInterval: Duration? = nil, upstream: (any StubServerUpstream)? = nil
         ) {
             self.host = host
             self.port = port
@@ -60,6 +63,7 @@ extension StubServer {
             self.journalCapacity = journalCapacity
             self.shutdownTimeout = shutdownTimeout
             self.watchInterval = watchInterval
+            self.upstream = upstream
         }
     }
 
