@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "APICheckTesting", targets: ["APICheckTesting"]),
         .library(name: "APICheckReport", targets: ["APICheckReport"]),
         .library(name: "APICheckServer", targets: ["APICheckServer"]),
+        .library(name: "APICheckRecording", targets: ["APICheckRecording"]),
         .executable(name: "apicheck", targets: ["apicheck"]),
     ],
     // An app that adds APICheck for its tests needs the interceptor and the test helpers only:
@@ -74,6 +75,14 @@ let package = Package(
             name: "APICheckTesting",
             dependencies: ["APICheckInterceptor", "APICheckResponder", "APICheckStubFiles", "APICheckTemplates", "APICheckModel"]
         ),
+        // Recording: real answers (proxy, crawl, intercepted session) → stub files, secrets replaced,
+        // the upstream's origin as {{baseURL}}. No NIO: the test helpers record in-process too.
+        .target(
+            name: "APICheckRecording",
+            dependencies: [
+                "APICheckModel", "APICheckJSON", "APICheckTemplates", "APICheckReport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Findings, rules and every report format of `apicheck crawl`: pure values and string renderers.
         .target(name: "APICheckReport", dependencies: ["APICheckModel", "APICheckJSON"]),
         // Hypermedia contract checking: link extraction, URI templates, media types, rules, the crawl
@@ -113,7 +122,7 @@ let package = Package(
             name: "apicheck",
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
-                "APICheckReport", "APICheckServer",
+                "APICheckReport", "APICheckServer", "APICheckRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
@@ -132,6 +141,10 @@ let package = Package(
         .testTarget(
             name: "TransportParityTests",
             dependencies: ["APICheckInterceptor", "APICheckServer", "APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles"]
+        ),
+        .testTarget(
+            name: "APICheckRecordingTests",
+            dependencies: ["APICheckRecording", "APICheckStubFiles", "APICheckResponder", "APICheckModel", "APICheckJSON"]
         ),
         .testTarget(name: "APICheckXMLTests", dependencies: ["APICheckXML", "CAPICheckLibXML2"]),
         .testTarget(name: "APICheckJSONTests", dependencies: ["APICheckJSON"]),
