@@ -18,7 +18,7 @@ struct APICheckCommand: AsyncParsableCommand {
               apicheck report merge shard-*.json --format junit --output report.xml
             """,
         version: APICheckVersion.current,
-        subcommands: [InitCommand.self, LintCommand.self, ShowCommand.self, ServeCommand.self, CrawlCommand.self, ReportCommand.self]
+        subcommands: [InitCommand.self, LintCommand.self, ShowCommand.self, ServeCommand.self, RecordCommand.self, VerifyCommand.self, CrawlCommand.self, ReportCommand.self]
     )
 
     /// Exit codes follow FORMATS §7: 0 clean, 1 problems found, 2 usage or infrastructure errors.

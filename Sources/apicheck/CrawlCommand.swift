@@ -49,15 +49,7 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --stubs: the active scenario of a use case (PESimu-Select folders).", valueName: "use-case=scenario"))
     var scenario: [String] = []
 
-    @Option(help: ArgumentHelp("A header sent with every request to the root's origin; its value is redacted from every report.", valueName: "name: value"))
-    var header: [String] = []
-
-    @Option(
-        name: .customLong("header-from-env"),
-        help: ArgumentHelp(
-            "A header whose value names environment variables, expanded by apicheck (quote it so the shell does not): 'Authorization: Bearer $API_TOKEN'. Keeps tokens off the command line.",
-            valueName: "name: value with $VAR"))
-    var headerFromEnvironment: [String] = []
+    @OptionGroup var credentials: CredentialHeaders
 
     @Flag(name: .customLong("header-to-allowed-hosts"), help: "Send --header and --header-from-env headers to --allow-host origins too, not only to the root's.")
     var headerToAllowedHosts = false
@@ -120,7 +112,7 @@ struct CrawlCommand: AsyncParsableCommand {
             throw ValidationError("--shard '\(shard)' is not i/n with 1 ≤ i ≤ n, e.g. 2/4.")
         }
         _ = try parsedRate()
-        _ = try parsedHeaders()
+        _ = try credentials.parsed()
         _ = try parsedVariables()
         _ = try parsedScenarios()
     }
@@ -171,7 +163,7 @@ struct CrawlCommand: AsyncParsableCommand {
     private func makeOptions() throws -> CrawlOptions {
         guard let rootURL = URL(string: root) else { throw ValidationError("'\(root)' is not a URL.") }
         var redaction = Redaction()
-        let headers = try parsedHeaders()
+        let headers = try credentials.parsed()
         for header in headers { redaction.registerHeader(name: header.name, value: header.value) }
         return CrawlOptions(
             root: rootURL, headers: headers, variables: try parsedVariables(), maximumDepth: maxDepth, maximumRequests: maxRequests,
@@ -187,22 +179,6 @@ struct CrawlCommand: AsyncParsableCommand {
         let number = rate.hasSuffix("/s") ? String(rate.dropLast(2)) : rate
         guard let value = Double(number), value > 0 else { throw ValidationError("--rate '\(rate)' is not a positive number of requests per second, e.g. 20/s.") }
         return value
-    }
-
-    private func parsedHeaders() throws -> [HTTPHeader] {
-        func split(_ text: String, _ option: String) throws -> HTTPHeader {
-            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
-                throw ValidationError("\(option) '\(text)' is not 'Name: value'.")
-            }
-            return HTTPHeader(name: String(text[..<colon]).trimmingCharacters(in: .whitespaces), value: String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
-        }
-        var headers = try header.map { try split($0, "--header") }
-        for text in headerFromEnvironment {
-            var parsed = try split(text, "--header-from-env")
-            parsed.value = try EnvironmentExpansion.expand(parsed.value, in: ProcessInfo.processInfo.environment, option: "--header-from-env '\(parsed.name)'")
-            headers.append(parsed)
-        }
-        return headers
     }
 
     private func parsedVariables() throws -> [String: URITemplate.Value] {

@@ -1,4 +1,6 @@
+import APICheckHTTPFetcher
 import APICheckModel
+import APICheckRecording
 import APICheckServer
 import APICheckStubFiles
 import ArgumentParser
@@ -30,6 +32,11 @@ struct ServeCommand: AsyncParsableCommand {
               apicheck serve stubs/acmeflix --port 0 --rewrite-origin http://localhost:3000
               apicheck serve stubs --watch --scenario welcome-screen/sign-in=fail-locked
               apicheck serve stubs --host 0.0.0.0 --base-url http://10.0.2.2:8080 --cors
+              apicheck serve stubs --proxy https://api.example.com --record-to recorded
+
+            Spy mode (--proxy): stubs answer what they match; everything else goes to the API \
+            and comes back unchanged (a 502 problem document when it cannot be reached). With \
+            --record-to, those answers are also written as stub files, as 'apicheck record' does.
             """
     )
 
@@ -84,6 +91,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The stub root that body-file paths resolve against and may not leave (default: each folder argument).", completion: .directory)
     var root: String?
 
+    @Option(help: ArgumentHelp("Spy mode: send what no stub matches to this API and return its answer (the journal and the log say which requests went there).", valueName: "url"))
+    var proxy: String?
+
+    @Option(name: .customLong("record-to"), help: ArgumentHelp("With --proxy: write what the API answered as stub files in this folder.", valueName: "dir"), completion: .directory)
+    var recordTo: String?
+
+    @Option(name: .customLong("record-format"), help: "With --record-to: json or xml stub files.")
+    var recordFormat: RecordingOptions.Format = .json
+
+    @Flag(name: .customLong("no-rewrite-links"), help: "Pass the upstream's answers on byte for byte (default: its origin becomes this server's in text bodies and Location/Link headers, so clients following links stay here).")
+    var noRewriteLinks = false
+
+    @OptionGroup(title: "Recording (with --record-to)") var recording: RecordingFlags
+
     func validate() throws {
         if paths.isEmpty {
             throw ValidationError("Name at least one stub folder or file, e.g. 'apicheck serve stubs/acmeflix'.")
@@ -100,7 +121,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard shutdownTimeout >= 0, shutdownTimeout.isFinite else { throw ValidationError("--shutdown-timeout must be zero or more seconds.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
         if journalCapacity < 1 { throw ValidationError("--journal-capacity must be at least 1.") }
-        for origin in rewriteOrigins + (baseURL.map { [$0] } ?? []) {
+        if recordTo != nil, proxy == nil {
+            throw ValidationError("--record-to records what the upstream answers: add --proxy <url>, or use 'apicheck record <url> --to DIR' to record without stubs.")
+        }
+        for origin in rewriteOrigins + (baseURL.map { [$0] } ?? []) + (proxy.map { [$0] } ?? []) {
             do { _ = try OriginRewriter.normalizedOrigin(origin) } catch { throw ValidationError("\(error).") }
         }
     }
@@ -142,7 +166,7 @@ struct ServeCommand: AsyncParsableCommand {
         if watch { source.recordFingerprint() }
         let result = StubLoader(options: options, logger: logger).load(paths)
         for diagnostic in result.diagnostics { output.writeError(output.format(diagnostic)) }
-        if result.stubSet.isEmpty {
+        if result.stubSet.isEmpty, proxy == nil {
             output.writeError("apicheck serve: no stubs loaded from \(paths.joined(separator: " ")); fix the errors above (apicheck lint shows them) or name a folder with stub files.")
             throw ExitCode(2)
         }
@@ -161,6 +185,33 @@ struct ServeCommand: AsyncParsableCommand {
             journalCapacity: journalCapacity, shutdownTimeout: .milliseconds(Int64(shutdownTimeout * 1000)), watchInterval: watch ? .milliseconds(300) : nil
         )
         let stubs = result.stubSet
+        guard let proxy else {
+            try await serve(stubs, source: source, configuration: configuration, termination: termination, logger: logger, output: output)
+            return
+        }
+        let upstreamOrigin = try OriginRewriter.normalizedOrigin(proxy)
+        let recordingOptions = recording.options(format: recordFormat)
+        let recordTo = self.recordTo
+        try await withHTTPFetcher(concurrency: 64, logger: logger) { fetcher in
+            let recorder = try recordTo.map { folder in
+                do {
+                    return try StubRecorder(directory: URL(fileURLWithPath: folder), options: recordingOptions, logger: logger)
+                } catch {
+                    output.writeError("apicheck serve: \(error)")
+                    throw ExitCode(2)
+                }
+            }
+            var configuration = configuration
+            configuration.upstream = ProxyUpstream(
+                forwarder: UpstreamForwarder(origin: upstreamOrigin, fetcher: fetcher), recorder: recorder, rewritesLinks: !noRewriteLinks)
+            try await serve(stubs, source: source, configuration: configuration, termination: termination, logger: logger, output: output)
+            if let recorder { output.writeError("Recorded into \(recorder.directory.path): \(recorder.summary)") }
+        }
+    }
+
+    private func serve(
+        _ stubs: StubSet, source: StubSource, configuration: StubServer.Configuration, termination: TerminationSignal, logger: Logger, output: Output
+    ) async throws {
         let server: StubServer
         do {
             server = try await StubServer.start(stubs: stubs, source: source, configuration: configuration, logger: logger)
@@ -177,51 +228,10 @@ struct ServeCommand: AsyncParsableCommand {
         Output().write("Listening on \(server.baseURL) (\(counted(stubs.count, "stub")))")
         Output().write("Admin API: \(server.baseURL)/__apicheck/health\(adminToken == nil ? " (loopback only)" : " (token required)")\(watch ? "; watching for changes" : ""). Stop with Ctrl-C.")
 
-        // The server runs as a service; the first signal shuts the group down gracefully.
-        let services = ServiceGroup(services: [server], logger: logger)
-        let signals = termination.signals
-        defer { withExtendedLifetime(termination) {} }  // its signal sources live as long as the server
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await services.run() }
-            tasks.addTask {
-                for await _ in signals {
-                    logger.info("stopping: finishing requests in flight")
-                    await services.triggerGracefulShutdown()
-                    return
-                }
-            }
-            try await tasks.next()  // the group ended: the server has stopped
-            tasks.cancelAll()
+        if let upstream = configuration.upstream {
+            Output().write("Unmatched requests go to \(upstream.origin)\(recordTo.map { "; recording into \($0)" } ?? "").")
         }
+        try await runUntilSignalled(server, termination: termination, logger: logger)
     }
 }
 
-/// SIGINT and SIGTERM, caught from the moment this is made (a dispatch signal source registers
-/// asynchronously, so it is made before the URL is printed): ``signals`` yields the first, and a
-/// second one exits at once (for a shutdown that hangs).
-private final class TerminationSignal {
-    let signals: AsyncStream<Int32>
-    private let sources: [any DispatchSourceSignal]
-
-    init() {
-        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
-        let received = Mutex(0)
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                let count = received.withLock { count in
-                    count += 1
-                    return count
-                }
-                if count > 1 { Foundation.exit(130) }
-                continuation.yield(signalNumber)
-            }
-            source.resume()
-            sources.append(source)
-        }
-        self.signals = signals
-        self.sources = sources
-    }
-}

@@ -1,0 +1,170 @@
+import APICheckCrawler
+import APICheckHTTPFetcher
+import APICheckModel
+import APICheckRecording
+import APICheckReport
+import APICheckStubFiles
+import ArgumentParser
+import Foundation
+import Logging
+
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check that stubs still describe the live API: each stub's request is sent and the answers compared (drift).",
+        discussion: """
+            For every stub (GET and HEAD; other methods only with --unsafe), its request is sent \
+            to --against and the live answer compared with the stub's, rendered with the live \
+            origin as baseURL:
+              drift-status   the status differs (and whether its class does)
+              drift-type     the Content-Type differs (type/subtype, profile; charset ignored)
+              drift-links    rels the stub advertises that the API does not, and the reverse; \
+            changed method, type or templated-ness
+              drift-shape    JSON key paths and types (arrays by element shape); values only \
+            with --compare-values; --ignore /pointer/* skips volatile parts
+              drift-header   headers named with --compare-header
+
+            Templated stub paths need example values (--var id=42), else they are listed as not \
+            checked; glob paths and failure stubs are not checked. Reports, baselines and rule \
+            levels work as for 'apicheck crawl'.
+
+            --update rewrites drifted recorded stubs (those 'apicheck record' wrote) from the live \
+            answers; hand-written stubs only with --force.
+
+            Exit status: 0 no drift, 1 drift, 2 usage or infrastructure error (the API cannot be \
+            reached, no stub loads).
+
+            Examples:
+              apicheck verify stubs/recorded --against https://api.example.com
+              apicheck verify stubs --against https://staging.example.com --var id=42 --ignore '/updatedAt' --format junit --output drift.xml
+              apicheck verify stubs --against https://api.example.com --header-from-env 'Authorization: Bearer $API_TOKEN' --update
+            """
+    )
+
+    @Argument(help: "Stub files or folders to verify.", completion: .file())
+    var paths: [String]
+
+    @Option(help: ArgumentHelp("The live API's origin.", valueName: "url"))
+    var against: String
+
+    @OptionGroup var credentials: CredentialHeaders
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("A value for templated stub paths and query parameters.", valueName: "name=value"))
+    var variables: [String] = []
+
+    @Flag(help: "Also send POST, PUT, PATCH and DELETE stubs' requests (they change the live API).")
+    var unsafe = false
+
+    @Flag(name: .customLong("compare-values"), help: "Compare JSON values too, not only key paths and types.")
+    var compareValues = false
+
+    @Option(help: ArgumentHelp("Leave out this JSON pointer and what is below it ('*' matches any key or index). Repeatable.", valueName: "/pointer"))
+    var ignore: [String] = []
+
+    @Option(name: .customLong("compare-header"), help: ArgumentHelp("Compare this response header. Repeatable.", valueName: "name"))
+    var compareHeaders: [String] = []
+
+    @Option(help: "Requests in flight at once.")
+    var concurrency = 8
+
+    @Option(help: ArgumentHelp("Seconds per request.", valueName: "seconds"))
+    var timeout = 30.0
+
+    @Option(name: .customLong("max-body"), help: ArgumentHelp("Bodies are read up to this many bytes.", valueName: "bytes"))
+    var maxBody = 8 << 20
+
+    @Flag(help: "Rewrite drifted recorded stubs from the live answers.")
+    var update = false
+
+    @Flag(help: "With --update: rewrite hand-written stubs too.")
+    var force = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical.")
+    var logLevel: LogLevel = .warning
+
+    @OptionGroup var report: ReportOptions
+
+    func validate() throws {
+        do { _ = try OriginRewriter.normalizedOrigin(against) } catch { throw ValidationError("--against: \(error).") }
+        for pattern in ignore {
+            if let problem = DriftOptions.problem(inIgnorePattern: pattern) { throw ValidationError("--ignore '\(pattern)': \(problem).") }
+        }
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1.") }
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds.") }
+        if force, !update { throw ValidationError("--force only applies with --update.") }
+        _ = try credentials.parsed()
+        _ = try parsedVariables()
+    }
+
+    private func parsedVariables() throws -> [String: String] {
+        var values: [String: String] = [:]
+        for text in variables {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { throw ValidationError("--var '\(text)' is not 'name=value'.") }
+            values[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        return values
+    }
+
+    func run() async throws {
+        logLevel.bootstrap()
+        let logger = Logger(label: "apicheck.verify")
+        let output = Output(fileDescriptor: STDERR_FILENO)
+        let loaded = StubLoader().load(paths)
+        for diagnostic in loaded.diagnostics { output.writeError(output.format(diagnostic)) }
+        if loaded.stubSet.isEmpty {
+            output.writeError("error: no stubs loaded from \(paths.joined(separator: ", ")); check the paths with 'apicheck lint'.")
+            throw ExitCode(2)
+        }
+        let headers = try credentials.parsed()
+        var redaction = Redaction()
+        for header in headers { redaction.registerHeader(name: header.name, value: header.value) }
+        let options = VerifyOptions(
+            origin: try OriginRewriter.normalizedOrigin(against), headers: headers, variables: try parsedVariables(), unsafe: unsafe,
+            drift: DriftOptions(compareValues: compareValues, ignoredPointers: ignore, comparedHeaders: compareHeaders),
+            concurrency: concurrency, timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBody,
+            rules: try report.ruleConfiguration(), redaction: redaction)
+        let (verifyReport, verified) = try await withHTTPFetcher(concurrency: concurrency, logger: logger) { fetcher in
+            await StubVerifier(stubs: loaded.stubSet, live: fetcher, options: options, logger: logger).run(tool: ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck"))
+        }
+        if update {
+            let updated = updateStubs(verified, secrets: headers.map(\.value), output: output)
+            if updated > 0 { output.writeError("Updated \(updated) stub file\(updated == 1 ? "" : "s") from the live API; run 'apicheck verify' again to confirm.") }
+        }
+        let code = try report.emit(verifyReport, redaction: redaction)
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// Re-records drifted stubs that a recording wrote (or any, with --force) over their files.
+    private func updateStubs(_ verified: [StubVerifier.Verified], secrets: [String], output: Output) -> Int {
+        var updated = 0
+        for item in verified where !item.drifts.isEmpty {
+            guard let live = item.live else { continue }
+            let file = URL(fileURLWithPath: item.stub.source.path)
+            guard force || item.stub.description.hasPrefix("Recorded from ") else {
+                output.writeError("\(item.stub.source): drifted but written by hand: not updated (add --force to rewrite it)")
+                continue
+            }
+            let request = StubRequest(method: item.request.method, url: item.request.url, headers: item.request.headers)
+            let format: RecordingOptions.Format = file.pathExtension.lowercased() == "xml" ? .xml : .json
+            let options = RecordingOptions(format: format, overwrite: true, secrets: secrets)
+            // The recorder names files after the request: update in place only when that is this
+            // file, in the recording folder its name implies.
+            let relative = StubRecorder.relativePath(for: request, options: options)
+            let filePath = file.standardizedFileURL.path
+            guard filePath.hasSuffix("/" + relative),
+                let recorder = try? StubRecorder(directory: URL(fileURLWithPath: String(filePath.dropLast(relative.count))), options: options)
+            else {
+                output.writeError("\(item.stub.source): drifted, but its file name is not the one a recording of \(item.request.method) \(item.request.url.path) gets: not updated")
+                continue
+            }
+            let exchange = RecordedExchange(
+                request: request, response: UpstreamResponse(status: live.status, headers: live.headers, body: live.body),
+                upstream: (try? OriginRewriter.normalizedOrigin(against)) ?? against)
+            switch recorder.record(exchange) {
+            case .written: updated += 1
+            case let outcome: output.writeError("\(item.stub.source): \(outcome)")
+            }
+        }
+        return updated
+    }
+}
