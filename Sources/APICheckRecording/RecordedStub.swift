@@ -1,5 +1,6 @@
 import APICheckJSON
 import APICheckModel
+import APICheckReport
 import Foundation
 
 /// A stub as a recording writes it: the request it matches and the answers recorded for it.
@@ -126,21 +127,8 @@ enum StubDocument {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func attribute(_ value: String) -> String {
-        var result = ""
-        for character in value {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case "\"": result += "&quot;"
-            case "\n": result += "&#10;"
-            case "\r": result += "&#13;"
-            case "\t": result += "&#9;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    /// Attribute content, escaped as the XML reports escape it.
+    static func attribute(_ value: String) -> String { Escaping.xml(value) }
 
     static func text(_ value: String) -> String {
         value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
