@@ -79,6 +79,12 @@ public final class StubRecorder: Sendable {
         }
     }
 
+    /// Counts an exchange the caller could not hand over whole (e.g. a crawl's body cut at
+    /// `--max-body`): the summary says it was not recorded, and why.
+    public func skip(_ reason: String) {
+        _ = note(.skipped(reason))
+    }
+
     private func note(_ outcome: RecordingOutcome) -> RecordingOutcome {
         state.withLock { $0.summary.add(outcome) }
         logger.info("\(outcome)")
@@ -145,7 +151,13 @@ public final class StubRecorder: Sendable {
     /// `verify --update` finds a recorded stub's recording folder from it.
     public static func relativePath(for request: StubRequest, options: RecordingOptions) -> String {
         let matched = options.matchHeaders.compactMap { name in request.headers.first { $0.name.caseInsensitiveEquals(name) } }
-        let components = StubFileNaming.baseName(method: request.method.uppercased(), path: request.path, query: request.query, matchedHeaders: matched)
+        // Token values name nothing (they are written as "any value"): a live request with a real
+        // token finds the file its recording wrote.
+        let redactor = RecordingRedactor(options: options)
+        let query = request.query.map { item in
+            redactor.isSensitive(queryParameter: item.name) ? StubRequest.QueryItem(name: item.name, value: nil) : item
+        }
+        let components = StubFileNaming.baseName(method: request.method.uppercased(), path: request.path, query: query, matchedHeaders: matched)
         return (components.dropLast() + [components.last! + "." + options.format.rawValue]).joined(separator: "/")
     }
 

@@ -187,6 +187,17 @@ private func text(_ reply: StubReply) -> String {
         #expect(text(try serve(folder, "/orders", method: "POST", origin: "http://x.test")) == "made")
     }
 
+    /// `verify --update` finds a recorded stub's file from the live request: a token's value
+    /// must not change the name (the recording wrote it as "any value").
+    @Test func relativePathIgnoresTokenValuesAsTheRecordingDid() throws {
+        let folder = try RecordingFolder()
+        let recorder = try StubRecorder(directory: folder.url)
+        #expect(recorder.record(exchange("/feed?access_token=abc123&page=2", body: "f")) == .written("feed.q-access_token-page-2.json"))
+        let live = StubRequest(method: "GET", url: URL(string: upstream + "/feed?access_token=other-secret&page=2")!)
+        #expect(StubRecorder.relativePath(for: live, options: RecordingOptions()) == "feed.q-access_token-page-2.json")
+        #expect(!folder.files.joined().contains("abc123"))
+    }
+
     @Test func binaryBodiesAndXMLStubsServeTheSameBytes() throws {
         let folder = try RecordingFolder()
         let recorder = try StubRecorder(directory: folder.url, options: RecordingOptions(format: .xml))
