@@ -1,6 +1,7 @@
 import APICheckCrawler
 import APICheckHTTPFetcher
 import APICheckModel
+import APICheckRecording
 import APICheckReport
 import APICheckStubFiles
 import ArgumentParser
@@ -19,7 +20,9 @@ struct CrawlCommand: AsyncParsableCommand {
             format-shape, template-valid) and reports the findings with the path of rels from the \
             root. Unsafe methods are never sent to a live API without --unsafe: OPTIONS and its \
             Allow header stand in. With --stubs the stub set is crawled in memory, no sockets, \
-            through the same engine.
+            through the same engine. With --record DIR every whole answer from the root's origin \
+            is also written as a stub file (as 'apicheck record' writes them), so that \
+            'apicheck crawl <root> --stubs DIR' replays the same crawl offline.
 
             Exit status: 0 no error findings (no warnings either with --strict), 1 contract \
             violations, 2 usage or infrastructure errors (unreachable root, bad flags).
@@ -35,6 +38,7 @@ struct CrawlCommand: AsyncParsableCommand {
               apicheck crawl https://api.example.com/ --shard 2/4 --format json \\
                   --output shard-2.json
               apicheck crawl https://api.example.com/ --write-baseline baseline.json
+              apicheck crawl https://api.example.com/ --record stubs/recorded
               apicheck crawl https://api.example.com/ --baseline baseline.json \\
                   --format github
             """
@@ -93,6 +97,14 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Check only the links whose target falls in shard i of n (1-based).", valueName: "i/n"))
     var shard: String?
 
+    @Option(name: .customLong("record"), help: ArgumentHelp("Also write every answer from the root's origin as a stub file in this folder (secrets redacted).", valueName: "dir"), completion: .directory)
+    var recordTo: String?
+
+    @Option(name: .customLong("record-format"), help: "With --record: json or xml stub files.")
+    var recordFormat: RecordingOptions.Format = .json
+
+    @OptionGroup(title: "Recording (with --record)") var recording: RecordingFlags
+
     @Option(name: .customLong("log-level"), help: "trace, debug (timings of each phase), info, notice (limits reached), warning, error, critical.")
     var logLevel: LogLevel = .notice
 
@@ -135,10 +147,15 @@ struct CrawlCommand: AsyncParsableCommand {
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")
         let progress = ProgressLine.ifTerminal()
         let logger = Logger(label: "apicheck.crawl")
+        let recorder = try makeRecorder(secrets: options.headers.map(\.value), logger: logger)
         let crawlReport: CrawlReport
         if stubs.isEmpty {
             crawlReport = try await withHTTPFetcher(concurrency: concurrency, logger: logger) { fetcher in
-                await Crawler(fetcher: fetcher, options: options, logger: logger).run(tool: tool, progress: progress?.update)
+                if let recorder {
+                    let recording = RecordingCrawlFetcher(base: fetcher, recorder: recorder, origin: try recordedOrigin())
+                    return await Crawler(fetcher: recording, options: options, logger: logger).run(tool: tool, progress: progress?.update)
+                }
+                return await Crawler(fetcher: fetcher, options: options, logger: logger).run(tool: tool, progress: progress?.update)
             }
         } else {
             let loaded = StubLoader().load(stubs)
@@ -149,9 +166,19 @@ struct CrawlCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
             let fetcher = StubSetFetcher(stubs: loaded.stubSet, scenarios: try parsedScenarios())
-            crawlReport = await Crawler(fetcher: fetcher, options: options, logger: logger).run(tool: tool, progress: progress?.update)
+            if let recorder {
+                let recording = RecordingCrawlFetcher(base: fetcher, recorder: recorder, origin: try recordedOrigin())
+                crawlReport = await Crawler(fetcher: recording, options: options, logger: logger).run(tool: tool, progress: progress?.update)
+            } else {
+                crawlReport = await Crawler(fetcher: fetcher, options: options, logger: logger).run(tool: tool, progress: progress?.update)
+            }
         }
         progress?.finish()
+        if let recorder, let recordTo {
+            let output = Output(fileDescriptor: STDERR_FILENO)
+            output.writeError("Recorded into \(recorder.directory.path): \(recorder.summary)")
+            if !recorder.summary.written.isEmpty { output.writeError("Replay it offline: apicheck crawl \(root) --stubs \(recordTo)") }
+        }
         let writing = ContinuousClock.now
         let code = try report.emit(crawlReport, redaction: options.redaction)
         logger.debug("report written in \(ContinuousClock.now - writing)")
@@ -159,6 +186,26 @@ struct CrawlCommand: AsyncParsableCommand {
     }
 
     // MARK: Parsing
+
+    /// The recorder of `--record`, or `nil`; a folder that cannot be created is a usage error now,
+    /// before the crawl.
+    private func makeRecorder(secrets: [String], logger: Logger) throws -> StubRecorder? {
+        guard let recordTo else { return nil }
+        do {
+            return try StubRecorder(directory: URL(fileURLWithPath: recordTo), options: recording.options(format: recordFormat, secrets: secrets), logger: logger)
+        } catch {
+            Output(fileDescriptor: STDERR_FILENO).writeError("apicheck crawl: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The root's origin, which recorded stubs name `{{baseURL}}`.
+    private func recordedOrigin() throws -> String {
+        guard let url = URL(string: root), let origin = RecordingCrawlFetcher<StubSetFetcher>.origin(of: url) else {
+            throw ValidationError("'\(root)' has no origin to record.")
+        }
+        return origin
+    }
 
     private func makeOptions() throws -> CrawlOptions {
         guard let rootURL = URL(string: root) else { throw ValidationError("'\(root)' is not a URL.") }

@@ -1,0 +1,53 @@
+import APICheckCrawler
+import APICheckModel
+import APICheckRecording
+import Foundation
+
+/// `crawl --record DIR`: the crawl's own fetcher, with every whole answer from the root's origin
+/// written down as a stub file, so that `crawl --stubs DIR` replays the same crawl.
+///
+/// Answers are recorded as the crawl received them. What cannot be replayed faithfully is left
+/// out and counted in the summary: bodies cut at `--max-body`, and answers from other origins
+/// (`--allow-host`), whose links `{{baseURL}}` cannot name.
+struct RecordingCrawlFetcher<Base: CrawlFetcher>: CrawlFetcher {
+    let base: Base
+    let recorder: StubRecorder
+    /// The root's origin (`https://api.example.com`): it becomes `{{baseURL}}` in the stubs.
+    let origin: String
+
+    var isLive: Bool { base.isLive }
+
+    func fetch(_ request: FetchRequest, maximumBodyBytes: Int, timeout: Duration) async throws(FetchError) -> FetchedResponse {
+        let response = try await base.fetch(request, maximumBodyBytes: maximumBodyBytes, timeout: timeout)
+        record(request, response)
+        return response
+    }
+
+    func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? {
+        base.stubAnswers(request, ignoringBody: ignoringBody)
+    }
+
+    private func record(_ request: FetchRequest, _ response: FetchedResponse) {
+        let target = "\(request.method) \(request.url.absoluteString)"
+        guard Self.origin(of: request.url) == origin else {
+            return recorder.skip("\(target): another origin than the root's")
+        }
+        guard !response.isTruncated else {
+            return recorder.skip("\(target): the body is longer than --max-body; raise it to record this answer")
+        }
+        // The live fetcher decodes gzip and deflate bodies but keeps the headers that announced
+        // them: the stub serves the decoded bytes, so it must not claim an encoding.
+        let headers = response.headers.filter { !$0.name.caseInsensitiveEquals("Content-Encoding") }
+        recorder.record(
+            RecordedExchange(
+                request: StubRequest(method: request.method, url: request.url, headers: request.headers, body: request.body),
+                response: UpstreamResponse(status: response.status, headers: headers, body: response.body), upstream: origin))
+    }
+
+    /// `scheme://host[:port]` of `url`, as ``OriginRewriter/normalizedOrigin(_:)`` writes it.
+    static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme, let host = url.host(percentEncoded: true) else { return nil }
+        let authority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return try? OriginRewriter.normalizedOrigin("\(scheme)://\(authority)\(url.port.map { ":\($0)" } ?? "")")
+    }
+}
