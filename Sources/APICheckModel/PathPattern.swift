@@ -142,6 +142,11 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         return storage.run(path, &bindings)
     }
 
+    /// Whether the pattern matches `path` (percent-decoded, starting with `/`).
+    public func matches(path: String) -> Bool {
+        PathSegments.withSegments(of: path) { matches($0) }
+    }
+
     /// How close `path` comes to matching, for ranking near misses: two per leading literal
     /// segment it shares, one per variable or glob before the first difference, one more when
     /// the segment counts agree.

@@ -12,10 +12,13 @@ public struct RequestPattern: Sendable, Hashable {
     public var body: [BodyConstraint]
     /// Set only when the stub asks to match the origin too (`match-host="true"`).
     public var origin: OriginConstraint?
+    /// A concrete request target the stub answers (`/orders/42?page=1`), for a templated or glob
+    /// path: what `apicheck verify` sends to the live API. Not part of matching.
+    public var example: String?
 
     public init(
         method: String?, path: PathPattern, query: [ValueConstraint] = [], headers: [ValueConstraint] = [],
-        body: [BodyConstraint] = [], origin: OriginConstraint? = nil
+        body: [BodyConstraint] = [], origin: OriginConstraint? = nil, example: String? = nil
     ) {
         self.method = method?.uppercased()
         self.path = path
@@ -23,6 +26,7 @@ public struct RequestPattern: Sendable, Hashable {
         self.headers = headers
         self.body = body
         self.origin = origin
+        self.example = example
     }
 
     /// How many constraints beyond method and path: more is more specific.

@@ -26,6 +26,7 @@ extension CrawlReport {
         var members: [(key: String, content: JSONMemberContent)] = [
             ("schemaVersion", .value(.number(String(schemaVersion)))),
             ("tool", .value(tool.jsonValue)),
+            ("command", .value(.string(command.rawValue))),
             ("root", .value(.string(root))),
             ("startTime", .value(.string(ReportTime.iso8601(startTime)))),
             ("durationSeconds", .value(.number(ReportTime.secondsText(duration)))),
@@ -139,6 +140,13 @@ extension CrawlReport {
             statistics: statistics, checks: checks, findings: findings, errors: errors, baseline: baseline)
         self.schemaVersion = Self.currentSchemaVersion
         requestHeaderNames = try reader.strings(root, "requestHeaders")
+        if let commandNode = root["command"], !commandNode.isNull {
+            let name = try reader.string(root, "command")
+            guard let command = ReportCommand(rawValue: name) else {
+                throw reader.error("\"command\" is '\(name)'; expected crawl or verify", at: commandNode.position)
+            }
+            self.command = command
+        }
         for node in try reader.optionalArray(root, "sampling") {
             let object = try reader.object(node, "a sampled kind")
             sampling.append(SampledKind(kind: try reader.string(object, "kind"), seen: try reader.count(object, "seen"), checked: try reader.count(object, "checked")))

@@ -17,6 +17,9 @@ extension CrawlReport {
             if report.schemaVersion != first.schemaVersion {
                 throw .mismatch("schemaVersion", String(first.schemaVersion), String(report.schemaVersion))
             }
+            if report.command != first.command {
+                throw .mismatch("command", first.command.rawValue, report.command.rawValue)
+            }
             if report.tool.name != first.tool.name {
                 throw .mismatch("tool", first.tool.name, report.tool.name)
             }
@@ -80,6 +83,7 @@ extension CrawlReport {
             checks: reports.flatMap(\.checks), findings: reports.flatMap(\.findings), errors: errors,
             baseline: baseline)
         merged.requestHeaderNames = first.requestHeaderNames
+        merged.command = first.command
         // Every shard walks the whole graph, so each saw the same kinds; keep the largest counts.
         var kinds: [String: SampledKind] = [:]
         var order: [String] = []

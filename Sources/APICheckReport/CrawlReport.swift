@@ -25,6 +25,8 @@ public struct CrawlReport: Sendable, Hashable {
     public var schemaVersion: Int
     /// The tool and version that crawled.
     public var tool: ToolInfo
+    /// What produced the report: a crawl of an API, or a verification of stubs against one.
+    public var command: ReportCommand = .crawl
     /// The URL the crawl started from (redacted).
     public var root: String
     /// When the crawl started.
@@ -201,6 +203,14 @@ public struct SampledKind: Sendable, Hashable {
         self.seen = seen
         self.checked = checked
     }
+}
+
+/// The command a report comes from; it decides the report's heading and which rules it lists.
+public enum ReportCommand: String, Sendable, Hashable, CaseIterable {
+    /// `apicheck crawl`: contract rules over an API's links.
+    case crawl
+    /// `apicheck verify`: drift rules, stubs against the live API.
+    case verify
 }
 
 /// The tool that wrote a report.

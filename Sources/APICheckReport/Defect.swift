@@ -118,6 +118,10 @@ struct DefectKey: Hashable {
             // merge different drifts into one.
             problem = finding.message
             place = RelPath.shape(finding.relPath)
+        case .driftCoverage:
+            // One gap per kind of resource; the count in the message changes as the API grows.
+            problem = "no stub"
+            place = RelPath.shape(finding.relPath)
         }
     }
 
@@ -212,6 +216,8 @@ enum DefectTitle {
         case .methodValid, .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .templateValid,
             .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader:
             return finding.messageWithEvidence
+        case .driftCoverage:
+            return "\(finding.message): record it (apicheck crawl --record) or write a stub"
         }
     }
 }

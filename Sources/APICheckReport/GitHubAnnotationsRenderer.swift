@@ -22,7 +22,7 @@ public struct GitHubAnnotationsRenderer: ReportRenderer {
         var lines: [String] = []
         for problem in report.errors {
             let message = problem.url.map { "\(problem.message) (\($0))" } ?? problem.message
-            lines.append(command("error", title: "\(report.tool.name): crawl error", message: message))
+            lines.append(command("error", title: "\(report.tool.name): \(report.command.rawValue) error", message: message))
         }
         // One annotation per defect, worst first: GitHub shows at most 10 error and 10 warning
         // annotations per step, so per-occurrence annotations would hide most defects.

@@ -28,7 +28,7 @@ public struct JUnitReportRenderer: ReportRenderer {
         let defects = report.defects
         let display = OccurrenceDisplay(root: report.root)
         let checkedLinks = report.checks.filter { $0.outcome.wasChecked }.count
-        for rule in RuleID.allCases.sorted() where report.configuration.level(for: rule) != .off {
+        for rule in RuleID.rules(of: report.command) where report.configuration.level(for: rule) != .off {
             let suite = "\(report.tool.name).\(rule.rawValue)"
             let cases = defects.filter { $0.rule == rule }.map { defect in
                 TestCase(name: "\(defect.title) [\(defect.id)]", classname: suite, time: nil, defect: defect, skipped: nil)
@@ -78,7 +78,7 @@ public struct JUnitReportRenderer: ReportRenderer {
                     + "skipped=\"0\" time=\"0.000\" timestamp=\"\(ReportTime.iso8601(report.startTime))\">")
             for problem in report.errors {
                 let target = problem.url.map { " " + $0 } ?? ""
-                body.append("    <testcase name=\"crawl\(x(target))\" classname=\"\(x(name))\" time=\"0.000\">")
+                body.append("    <testcase name=\"\(report.command.rawValue)\(x(target))\" classname=\"\(x(name))\" time=\"0.000\">")
                 body.append("      <error type=\"infrastructure\" message=\"\(x(problem.message))\"></error>")
                 body.append("    </testcase>")
             }
@@ -87,7 +87,7 @@ public struct JUnitReportRenderer: ReportRenderer {
 
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
         lines.append(
-            "<testsuites name=\"\(x("\(report.tool.name) crawl \(report.root)"))\" tests=\"\(totals.tests)\" "
+            "<testsuites name=\"\(x("\(report.tool.name) \(report.command.rawValue) \(report.root)"))\" tests=\"\(totals.tests)\" "
                 + "failures=\"\(totals.failures)\" errors=\"\(totals.errors)\" skipped=\"\(totals.skipped)\" "
                 + "time=\"\(ReportTime.secondsText(report.duration))\">")
         lines.append(contentsOf: body)

@@ -31,7 +31,7 @@ public struct MarkdownReportRenderer: ReportRenderer {
         case .infrastructureError: verdict = "incomplete"
         }
         lines.append(
-            "## \(md(report.tool.name)) crawl \(verdict): \(counts.defects) \(plural(counts.defects, "defect")) "
+            "## \(md(report.tool.name)) \(report.command.rawValue) \(verdict): \(counts.defects) \(plural(counts.defects, "defect")) "
                 + "(\(counts.errors) \(plural(counts.errors, "error")), \(counts.warnings) \(plural(counts.warnings, "warning")))")
         lines.append("")
         var context = ["Root: \(md(report.root))"]

@@ -34,6 +34,22 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
     case driftShape = "drift-shape"
     /// A compared header has the value the stub records.
     case driftHeader = "drift-header"
+    /// With `verify --coverage`: a kind of resource the live API links to has a stub.
+    case driftCoverage = "drift-coverage"
+
+    /// The rules whose findings a report of `command` can hold, sorted: reports list these (a
+    /// JUnit suite per rule, SARIF's rule table), not the other command's.
+    public static func rules(of command: ReportCommand) -> [RuleID] {
+        allCases.filter { $0.command == command }.sorted()
+    }
+
+    /// The command whose reports this rule's findings appear in.
+    public var command: ReportCommand {
+        switch self {
+        case .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader, .driftCoverage: .verify
+        default: .crawl
+        }
+    }
 
     /// Ordered by id, so sorted output reads alphabetically.
     public static func < (lhs: RuleID, rhs: RuleID) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -46,7 +62,7 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
         switch self {
         case .linkResolves, .methodValid, .typeMatches, .contentTypePresent, .templateValid: .error
         case .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader: .error
-        case .typeSyntax, .selfConsistent, .duplicateRel, .formatShape: .warning
+        case .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .driftCoverage: .warning
         }
     }
 
@@ -67,6 +83,7 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
         case .driftLinks: "The live API advertises the same rels as the stub, with the same method, type and templating."
         case .driftShape: "The live JSON body has the fields and JSON types the stub's body has."
         case .driftHeader: "A header named with --compare-header has the value the stub records."
+        case .driftCoverage: "With --coverage: every kind of resource the live API links to is answered by a stub."
         }
     }
 
@@ -149,6 +166,12 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
                 + "response, or be absent from both (names compare case-insensitively). Use it for headers "
                 + "clients depend on, such as caching or API versions. Re-record with apicheck verify "
                 + "--update, or fix the API."
+        case .driftCoverage:
+            "With --coverage, verify also crawls the live API from its root and groups the resources it "
+                + "reaches by kind: the rel path from the root with indices stripped (root → orders[*] → "
+                + "customer). A kind none of whose resources any stub answers (method, path and query; "
+                + "headers and bodies aside) is a gap: tests against the stubs cannot reach it. Record it "
+                + "(apicheck crawl --record), or write a stub for it."
         }
     }
 
@@ -185,6 +208,8 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
             "GET https://api.example.com/movies/3: /price was number, is now string."
         case .driftHeader:
             "GET https://api.example.com/: the header Cache-Control is \"max-age=60\" in the stub, \"no-store\" live."
+        case .driftCoverage:
+            "GET https://api.example.com/orders/7/invoice: no stub answers root → orders[*] → invoice (12 resources live)."
         }
     }
 }

@@ -26,7 +26,7 @@ public struct SARIFReportRenderer: ReportRenderer {
 
     /// The SARIF log as a JSON value.
     public func sarif(_ report: CrawlReport) -> JSONValue {
-        let rules = RuleID.allCases.sorted()
+        let rules = RuleID.rules(of: report.command)
         var driver: [JSONMember] = [
             JSONMember("name", .string(report.tool.name)),
             JSONMember("version", .string(report.tool.version)),

@@ -34,7 +34,10 @@ public struct TextReportRenderer: ReportRenderer {
     /// The text report with a trailing newline.
     public func render(_ report: CrawlReport) -> String {
         var lines: [String] = []
-        var heading = "\(report.tool.name) \(report.tool.version) crawl of \(clean(report.root))"
+        var heading = switch report.command {
+        case .crawl: "\(report.tool.name) \(report.tool.version) crawl of \(clean(report.root))"
+        case .verify: "\(report.tool.name) \(report.tool.version) verify of stubs against \(clean(report.root))"
+        }
         if let shard = report.shard { heading += " (shard \(shard))" }
         lines.append(style(heading, .bold))
 

@@ -10,7 +10,7 @@ struct JSONStubDecoder {
         "name", "description", "priority", "request", "response", "responses", "afterLast", "latency", "failure",
     ]
     static let requestKeys: Set<String> = [
-        "method", "path", "query", "headers", "bodyJSON", "bodyContains", "matchHost", "scheme", "host", "port",
+        "method", "path", "query", "headers", "bodyJSON", "bodyContains", "matchHost", "scheme", "host", "port", "example",
     ]
     static let responseKeys: Set<String> = ["status", "headers", "cookies", "body", "bodyText", "bodyFile", "template"]
     static let cookieKeys: Set<String> = ["name", "value", "path", "domain", "secure", "httpOnly", "expires", "maxAge", "sameSite"]
@@ -244,8 +244,12 @@ struct JSONStubDecoder {
             }
             origin = OriginConstraint(scheme: scheme, host: host, port: port)
         }
+        let example = node["example"].flatMap { value in
+            string(value, named: "request.example", context: &context).flatMap { context.example($0, for: parsedPath?.0, at: location(value, context)) }
+        }
         guard let path = parsedPath?.0 else { return nil }
-        return RequestPattern(method: method == "*" ? nil : method, path: path, query: query, headers: headers, body: body, origin: origin)
+        return RequestPattern(
+            method: method == "*" ? nil : method, path: path, query: query, headers: headers, body: body, origin: origin, example: example)
     }
 
     private func decodeResponse(_ node: JSONNode, into response: inout StubResponse, context: inout StubFileContext) {

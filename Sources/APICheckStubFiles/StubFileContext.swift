@@ -87,6 +87,21 @@ struct StubFileContext {
         }
     }
 
+    /// A stub's example request target (`/orders/42?page=1`): absolute-path form, and one the
+    /// stub's own path answers, so `verify` never sends a request its stub would not match.
+    mutating func example(_ text: String, for path: PathPattern?, at location: SourceLocation) -> String? {
+        let target = text.trimmedASCIIWhitespace
+        guard target.hasPrefix("/"), !target.contains(where: { $0 == " " || $0 == "#" }), let url = URL(string: "http://example.invalid" + target) else {
+            error("example \"\(text)\" is not a request target such as /orders/42?page=1", at: location)
+            return nil
+        }
+        if let path, !path.matches(path: url.path(percentEncoded: false)) {
+            error("example \"\(text)\" is not matched by the stub's path \(path.text); give a request this stub answers", at: location)
+            return nil
+        }
+        return target
+    }
+
     mutating func failure(_ text: String, at location: SourceLocation) -> StubFailure? {
         guard let failure = StubFailure(rawValue: text) else {
             let known = StubFailure.allCases.map(\.rawValue).joined(separator: ", ")

@@ -175,6 +175,9 @@ struct XMLStubDecoder {
             }
             origin = OriginConstraint(scheme: annotation.attribute("scheme"), host: annotation.attribute("host"), port: port)
         }
+        let example = annotation.attributeNode("example").flatMap { attribute in
+            context.example(attribute.value, for: path, at: location(attribute, context))
+        }
         if let attribute = annotation.attributeNode("priority") {
             if let value = Int(attribute.value) { priority = value } else {
                 context.error("priority \"\(attribute.value)\" is not an integer", at: location(attribute, context))
@@ -216,7 +219,7 @@ struct XMLStubDecoder {
             description: description,
             request: RequestPattern(
                 method: method == "*" ? nil : method, path: path, query: query, headers: headerConstraints,
-                body: bodyConstraints, origin: origin
+                body: bodyConstraints, origin: origin, example: example
             ),
             response: response,
             priority: priority,

@@ -19,7 +19,7 @@ enum XMLStubSchema {
         "http-response": Element(
             attributes: ["statusCode", "priority"],
             children: ["annotation", "request", "headers", "cookies", "body", "body-file", "body-template", "latency", "failure"]),
-        "annotation": Element(attributes: ["name", "host", "port", "scheme", "uri-path", "request-method", "match-host", "priority"]),
+        "annotation": Element(attributes: ["name", "host", "port", "scheme", "uri-path", "request-method", "match-host", "priority", "example"]),
         "request": Element(children: ["query", "header", "body-json", "body-contains"]),
         "query": Element(attributes: ["name", "value"]),
         "header": Element(attributes: ["name", "value"]),

@@ -23,10 +23,13 @@ struct VerifyCommand: AsyncParsableCommand {
               drift-shape    JSON key paths and types (arrays by element shape); values only \
             with --compare-values; --ignore /pointer/* skips volatile parts
               drift-header   headers named with --compare-header
+              drift-coverage with --coverage: the live API is crawled from --root too, and each \
+            kind of resource it reaches (rel path from the root, indices stripped) that no stub \
+            answers is listed (a warning; --strict fails on it)
 
-            Templated stub paths need example values (--var id=42), else they are listed as not \
-            checked; glob paths and failure stubs are not checked. Reports, baselines and rule \
-            levels work as for 'apicheck crawl'.
+            Templated and glob stub paths need a concrete request: the stub's "example" field \
+            (/orders/42) or --var id=42, else they are listed as not checked; failure stubs are \
+            not checked. Reports, baselines and rule levels work as for 'apicheck crawl'.
 
             --update rewrites drifted recorded stubs (those 'apicheck record' wrote) from the live \
             answers; hand-written stubs only with --force.
@@ -38,6 +41,7 @@ struct VerifyCommand: AsyncParsableCommand {
               apicheck verify stubs/recorded --against https://api.example.com
               apicheck verify stubs --against https://staging.example.com --var id=42 --ignore '/updatedAt' --format junit --output drift.xml
               apicheck verify stubs --against https://api.example.com --header-from-env 'Authorization: Bearer $API_TOKEN' --update
+              apicheck verify stubs --against https://api.example.com --coverage --root /v2/ --format github
             """
     )
 
@@ -73,6 +77,15 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body"), help: ArgumentHelp("Bodies are read up to this many bytes.", valueName: "bytes"))
     var maxBody = 8 << 20
 
+    @Flag(help: "Also crawl the live API from --root and list the kinds of resource no stub answers (drift-coverage).")
+    var coverage = false
+
+    @Option(help: ArgumentHelp("With --coverage: where the crawl starts, a path on --against or a URL.", valueName: "path"))
+    var root = "/"
+
+    @Option(name: .customLong("max-requests"), help: "With --coverage: at most this many requests for the crawl.")
+    var maxRequests = 10_000
+
     @Flag(help: "Rewrite drifted recorded stubs from the live answers.")
     var update = false
 
@@ -92,8 +105,20 @@ struct VerifyCommand: AsyncParsableCommand {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1.") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds.") }
         if force, !update { throw ValidationError("--force only applies with --update.") }
+        guard maxRequests > 0 else { throw ValidationError("--max-requests must be positive.") }
+        if coverage { _ = try coverageRoot() } else if root != "/" { throw ValidationError("--root is where the --coverage crawl starts: add --coverage.") }
         _ = try credentials.parsed()
         _ = try parsedVariables()
+    }
+
+    /// `--root` resolved against `--against`: the coverage crawl's start.
+    private func coverageRoot() throws -> URL {
+        let origin = try OriginRewriter.normalizedOrigin(against)
+        let text = root.hasPrefix("/") ? origin + root : root
+        guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+            throw ValidationError("--root '\(root)' is not a path such as /v2/ or a URL on --against.")
+        }
+        return url
     }
 
     private func parsedVariables() throws -> [String: String] {
@@ -123,8 +148,17 @@ struct VerifyCommand: AsyncParsableCommand {
             drift: DriftOptions(compareValues: compareValues, ignoredPointers: ignore, comparedHeaders: compareHeaders),
             concurrency: concurrency, timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBody,
             rules: try report.ruleConfiguration(), redaction: redaction)
+        let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")
+        let crawlOptions = coverage
+            ? CrawlOptions(
+                root: try coverageRoot(), headers: headers, variables: options.variables.mapValues { .string($0) }, maximumRequests: maxRequests,
+                concurrency: concurrency, timeout: options.timeout, maximumBodyBytes: maxBody, rules: options.rules, redaction: redaction)
+            : nil
         let (verifyReport, verified) = try await withHTTPFetcher(concurrency: concurrency, logger: logger) { fetcher in
-            await StubVerifier(stubs: loaded.stubSet, live: fetcher, options: options, logger: logger).run(tool: ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck"))
+            // The crawl only finds what exists live; its own contract findings are crawl's business.
+            var crawl: CrawlReport?
+            if let crawlOptions { crawl = await Crawler(fetcher: fetcher, options: crawlOptions, logger: logger).run(tool: tool) }
+            return await StubVerifier(stubs: loaded.stubSet, live: fetcher, options: options, logger: logger).run(tool: tool, coverage: crawl)
         }
         if update {
             let updated = updateStubs(verified, secrets: headers.map(\.value), output: output)

@@ -56,6 +56,57 @@ import FoundationNetworking
 
         let verify = try CLI.run(["verify", recording.path, "--against", upstream.baseURL, "--format", "json"])
         #expect(verify.status == 0, "\(folder): \(verify.stdout.prefix(2000)) \(verify.stderr)")
+
+        // `crawl --record` records the same crawl without a proxy: the same files, and a replay
+        // with the live crawl's findings.
+        let crawled = try Folder()
+        let recordingCrawl = try CLI.run(["crawl", upstream.baseURL + root, "--record", crawled.path, "--format", "json"])
+        #expect(try safeFindings(recordingCrawl.stdout) == safeFindings(live.stdout), "recording does not change the crawl")
+        #expect(recordingCrawl.stderr.contains("Replay it offline: apicheck crawl"), "\(recordingCrawl.stderr)")
+        let crawledFiles = try FileManager.default.subpathsOfDirectory(atPath: crawled.path).sorted()
+        let proxiedFiles = try FileManager.default.subpathsOfDirectory(atPath: recording.path).sorted()
+        #expect(crawledFiles == proxiedFiles, "\(folder)")
+        let replayedCrawl = try CLI.run(["crawl", upstream.baseURL + root, "--stubs", crawled.path, "--format", "json"])
+        #expect(try safeFindings(replayedCrawl.stdout) == safeFindings(live.stdout), "\(folder)")
+        #expect(upstream.stop() == 0)
+    }
+
+    /// `verify --coverage` crawls the live API too and names each kind of resource no stub
+    /// answers; a templated stub is sent as its example request.
+    @Test func coverageNamesTheKindsNoStubAnswers() throws {
+        let upstream = try ServeProcess(["stubs/hal-shop", "--port", "0"])
+        try upstream.waitUntilListening()
+        let recording = try Folder()
+        let crawl = try CLI.run(["crawl", upstream.baseURL + "/", "--record", recording.path])
+        #expect(crawl.status == 1, "hal-shop has contract findings: \(crawl.stderr)")
+        try FileManager.default.removeItem(at: recording.url.appendingPathComponent("stores"))
+        let product = recording.url.appendingPathComponent("products/p-1001.json")
+        let text = try String(contentsOf: product, encoding: .utf8)
+        try text.replacingOccurrences(of: #""path": "/products/p-1001""#, with: #""path": "/products/{id}", "example": "/products/p-1001""#)
+            .write(to: product, atomically: true, encoding: .utf8)
+
+        let verify = try CLI.run(["verify", recording.path, "--against", upstream.baseURL, "--coverage", "--format", "json"])
+        #expect(verify.status == 0, "gaps are warnings: \(verify.stderr)")
+        let report = try Self.json(verify.stdout)
+        #expect(report["command"] == "verify")
+        guard case .array(let findings)? = report["findings"], case .array(let checks)? = report["checks"] else {
+            Issue.record("no findings or checks: \(verify.stdout.prefix(500))")
+            return
+        }
+        #expect(findings.map { $0["rule"] } == [.string("drift-coverage")], "only the stores are uncovered: \(findings)")
+        #expect(findings.first?["relPath"] == .array([.string("shop:stores[0]")]))
+        #expect(findings.first?["message"] == .string("no stub answers root → shop:stores[*] (2 resources live)"))
+        let templated = checks.first { check in
+            if case .string(let referrer)? = check["referrer"] { referrer.hasPrefix(product.path + ":") } else { false }
+        }
+        #expect(templated?["outcome"] == .string("passed"), "the example was sent: \(String(describing: templated))")
+        #expect(templated?["url"] == .string(upstream.baseURL + "/products/p-1001"))
+
+        let strict = try CLI.run(["verify", recording.path, "--against", upstream.baseURL, "--coverage", "--strict"])
+        #expect(strict.status == 1, "\(strict.stdout)")
+        #expect(strict.stdout.hasPrefix("apicheck ") && strict.stdout.contains(" verify of stubs against "), "\(strict.stdout.prefix(200))")
+        let noCoverage = try CLI.run(["verify", recording.path, "--against", upstream.baseURL, "--root", "/x"])
+        #expect(noCoverage.status == 2 && noCoverage.stderr.contains("add --coverage"), "\(noCoverage.stderr)")
         #expect(upstream.stop() == 0)
     }
 

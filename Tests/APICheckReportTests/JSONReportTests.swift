@@ -20,6 +20,7 @@ import Testing
                 "name": "apicheck",
                 "version": "1.0.0"
               },
+              "command": "crawl",
               "root": "https://h/",
               "startTime": "2025-03-01T12:00:00.000Z",
               "durationSeconds": 1.500,
@@ -28,6 +29,7 @@ import Testing
                 "strict": false,
                 "rules": {
                   "content-type-present": "error",
+                  "drift-coverage": "warning",
                   "drift-header": "error",
                   "drift-links": "error",
                   "drift-shape": "error",
@@ -142,7 +144,7 @@ import Testing
         }
         #expect(
             members.map(\.key) == [
-                "schemaVersion", "tool", "root", "startTime", "durationSeconds", "shard", "exitCode", "configuration", "counts", "errors",
+                "schemaVersion", "tool", "command", "root", "startTime", "durationSeconds", "shard", "exitCode", "configuration", "counts", "errors",
                 "defects", "findings", "checks",
             ])
     }

@@ -7,24 +7,9 @@ import Testing
         let output = JUnitReportRenderer().render(SampleReports.report())
         let expected = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="apicheck crawl https://api.example.com/" tests="17" failures="1" errors="0" skipped="3" time="3.250">
+            <testsuites name="apicheck crawl https://api.example.com/" tests="12" failures="1" errors="0" skipped="3" time="3.250">
               <testsuite name="apicheck.content-type-present" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
                 <testcase name="no content-type-present defects in 3 checked links" classname="apicheck.content-type-present" time="0.000"/>
-              </testsuite>
-              <testsuite name="apicheck.drift-header" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
-                <testcase name="no drift-header defects in 3 checked links" classname="apicheck.drift-header" time="0.000"/>
-              </testsuite>
-              <testsuite name="apicheck.drift-links" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
-                <testcase name="no drift-links defects in 3 checked links" classname="apicheck.drift-links" time="0.000"/>
-              </testsuite>
-              <testsuite name="apicheck.drift-shape" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
-                <testcase name="no drift-shape defects in 3 checked links" classname="apicheck.drift-shape" time="0.000"/>
-              </testsuite>
-              <testsuite name="apicheck.drift-status" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
-                <testcase name="no drift-status defects in 3 checked links" classname="apicheck.drift-status" time="0.000"/>
-              </testsuite>
-              <testsuite name="apicheck.drift-type" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
-                <testcase name="no drift-type defects in 3 checked links" classname="apicheck.drift-type" time="0.000"/>
               </testsuite>
               <testsuite name="apicheck.duplicate-rel" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
                 <testcase name="no duplicate-rel defects in 3 checked links" classname="apicheck.duplicate-rel" time="0.000"/>

@@ -70,7 +70,9 @@ public struct StubVerifier: Sendable {
         self.logger = logger
     }
 
-    public func run(tool: ToolInfo) async -> (report: CrawlReport, verified: [Verified]) {
+    /// Verifies every stub; with `coverage` (a crawl of the live API, for `--coverage`), also
+    /// reports the kinds of resource it reached that no stub answers (``StubCoverage``).
+    public func run(tool: ToolInfo, coverage: CrawlReport? = nil) async -> (report: CrawlReport, verified: [Verified]) {
         let start = Date()
         let clock = ContinuousClock.now
         var checks: [CheckedLink] = []
@@ -141,12 +143,22 @@ public struct StubVerifier: Sendable {
                 }
             }
         }
+        if let coverage {
+            findings += options.rules.apply(to: StubCoverage.findings(for: StubCoverage.gaps(of: stubs, in: coverage, origin: options.origin)))
+            errors += coverage.errors.map { problem in
+                var problem = problem
+                problem.message = "the coverage crawl: " + problem.message
+                return problem
+            }
+            requests += coverage.statistics.requests
+        }
         var statistics = CrawlStatistics()
         statistics.requests = requests
         statistics.resourcesFetched = requests
-        let report = CrawlReport(
+        var report = CrawlReport(
             tool: tool, root: options.redaction.url(options.origin), startTime: start, duration: ContinuousClock.now - clock,
             configuration: options.rules, statistics: statistics, checks: checks, findings: findings, errors: errors)
+        report.command = .verify
         return (report, verified.sorted { $0.stub.source.description < $1.stub.source.description })
     }
 
@@ -165,17 +177,24 @@ public struct StubVerifier: Sendable {
         guard ["GET", "HEAD"].contains(method) || options.unsafe else {
             return .unverifiable(.skipped(reason: "\(method) is not sent to a live API without --unsafe"))
         }
+        let headers = stub.request.headers.compactMap { constraint in constraint.value.map { HTTPHeader(name: constraint.name, value: $0) } }
+        if let example = stub.request.example {
+            guard let url = URL(string: options.origin + example) else {
+                return .unverifiable(.notChecked(reason: "the example '\(example)' does not make a URL"))
+            }
+            return .request(FetchRequest(method: method, url: url, headers: headers))
+        }
         let path: String
         switch stub.request.path.kind {
         case .literal:
             path = stub.request.path.text
         case .glob:
-            return .unverifiable(.notChecked(reason: "a glob path (\(stub.request.path.text)) names no one request"))
+            return .unverifiable(.notChecked(reason: "a glob path (\(stub.request.path.text)) names no one request; give the stub an example request"))
         case .template:
             switch Self.expand(stub.request.path.text, with: options.variables) {
             case .success(let expanded): path = expanded
             case .failure(let missing):
-                return .unverifiable(.notChecked(reason: "needs values: \(missing.map { "--var \($0)=…" }.joined(separator: " "))"))
+                return .unverifiable(.notChecked(reason: "needs values: \(missing.map { "--var \($0)=…" }.joined(separator: " ")), or an example request in the stub"))
             }
         }
         var target = path
@@ -186,7 +205,6 @@ public struct StubVerifier: Sendable {
         guard let url = URL(string: options.origin + target) else {
             return .unverifiable(.notChecked(reason: "'\(target)' does not make a URL"))
         }
-        let headers = stub.request.headers.compactMap { constraint in constraint.value.map { HTTPHeader(name: constraint.name, value: $0) } }
         return .request(FetchRequest(method: method, url: url, headers: headers))
     }
 
