@@ -35,6 +35,8 @@ public final class StubRecorder: Sendable {
         var summary = RecordingSummary()
         /// Files this recording may not touch (they existed and overwriting was not asked for).
         var refused: Set<String> = []
+        /// Per stub file, the raw answers (status, headers, body) it already holds, hashed.
+        var answers: [String: Set<Int>] = [:]
     }
 
     /// A recorder writing into `directory` (created if needed).
@@ -66,9 +68,25 @@ public final class StubRecorder: Sendable {
         guard exchange.response.body.count <= options.maximumBodyBytes else {
             return note(.skipped("\(method) \(exchange.request.path): the body (\(exchange.response.body.count) bytes) is over the recording limit of \(options.maximumBodyBytes) bytes"))
         }
+        // A proxy sees the same answers again and again: recognising one by its raw bytes skips
+        // redacting, templating and comparing it again.
+        let stubPath = Self.relativePath(for: exchange.request, options: options)
+        var hasher = Hasher()
+        hasher.combine(exchange.response.status)
+        hasher.combine(exchange.response.headers)
+        hasher.combine(exchange.response.body)
+        let answer = hasher.finalize()
         return state.withLock { state in
             state.redactor.learn(from: exchange.request)
+            if state.answers[stubPath]?.contains(answer) == true {
+                state.summary.add(.repeated(stubPath))
+                return .repeated(stubPath)
+            }
             let outcome = write(exchange, method: method, state: &state)
+            switch outcome {
+            case .written, .appended, .repeated: state.answers[stubPath, default: []].insert(answer)
+            default: break
+            }
             state.summary.add(outcome)
             switch outcome {
             case .failed(let message): logger.error("\(message)")
