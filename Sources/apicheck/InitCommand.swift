@@ -10,7 +10,8 @@ struct InitCommand: ParsableCommand {
             a literal item, a templated item and an RFC 9457 problem document, with the shared \
             response templates in stubs/templates. It lints clean and crawls clean. With \
             --with-tests, a test file that loads the stubs with APICheckTesting; with --ci github, \
-            a workflow that lints and crawls them on every push.
+            a workflow that lints and crawls them on every push, and a nightly one that verifies \
+            them against the live API (set the repository variable APICHECK_LIVE_URL).
 
             Never overwrites a file: if one of the files exists, nothing is written (exit 2).
 

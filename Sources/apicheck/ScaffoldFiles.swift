@@ -3,6 +3,49 @@
 /// The files of templates/ that `apicheck init` writes, by their path under templates/.
 enum ScaffoldFiles {
     static let all: [String: String] = [
+        "ci/github/apicheck-drift.yml": #"""
+            # Written by `apicheck init --ci github`: every night, checks that the stubs still describe the
+            # live API (apicheck verify: status, Content-Type, links and JSON shape of each stub's answer), and
+            # lists the kinds of live resource no stub covers. Set the repository variable APICHECK_LIVE_URL
+            # (Settings → Secrets and variables → Actions → Variables) to the API's origin, and the secret
+            # APICHECK_TOKEN if it needs one; until then the job is skipped.
+            name: API drift
+
+            on:
+              schedule:
+                - cron: "17 3 * * *"
+              workflow_dispatch:
+
+            jobs:
+              verify:
+                if: vars.APICHECK_LIVE_URL != ''
+                runs-on: ubuntu-latest
+                container: swift:6.1
+                env:
+                  APICHECK_REPOSITORY: @APICHECK_REPOSITORY@
+                  APICHECK_VERSION: @APICHECK_VERSION@
+                  APICHECK_TOKEN: ${{ secrets.APICHECK_TOKEN }}
+                steps:
+                  - uses: actions/checkout@v4
+                  - name: Install apicheck
+                    run: |
+                      apt-get update && apt-get install -y --no-install-recommends libxml2-dev pkg-config git
+                      git clone --depth 1 --branch "$APICHECK_VERSION" "$APICHECK_REPOSITORY" "$RUNNER_TEMP/apicheck"
+                      swift build -c release --package-path "$RUNNER_TEMP/apicheck" --product apicheck
+                      echo "$RUNNER_TEMP/apicheck/.build/release" >> "$GITHUB_PATH"
+                  - name: Verify the stubs against the live API
+                    run: |
+                      set -- stubs --against "${{ vars.APICHECK_LIVE_URL }}" --coverage --format json --output drift.json
+                      if [ -n "$APICHECK_TOKEN" ]; then set -- "$@" --header-from-env 'Authorization: Bearer $APICHECK_TOKEN'; fi
+                      apicheck verify "$@" || status=$?
+                      # One live run, shown twice: annotations, and a summary of the run.
+                      apicheck report merge drift.json --format github || true
+                      apicheck report merge drift.json --format markdown >> "$GITHUB_STEP_SUMMARY" || true
+                      exit "${status:-0}"
+                  - uses: actions/upload-artifact@v4
+                    if: always()
+                    with: { name: drift-report, path: drift.json, if-no-files-found: ignore }
+            """# + "\n",
         "ci/github/apicheck.yml": #"""
             # Written by `apicheck init --ci github`: lints the stub files and checks every link the stubbed
             # API advertises, on every push and pull request. Findings appear as annotations on the PR and

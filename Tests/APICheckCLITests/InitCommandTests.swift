@@ -51,6 +51,9 @@ import Testing
         let workflow = try #require(contents(folder.appendingPathComponent(".github/workflows/apicheck.yml")))
         #expect(workflow.contains("run: apicheck crawl http://localhost:3000/ --stubs stubs --format github"))
         #expect(!workflow.contains("@APICHECK_"), "every placeholder is filled")
+        let drift = try #require(contents(folder.appendingPathComponent(".github/workflows/apicheck-drift.yml")), "the nightly verify workflow")
+        #expect(drift.contains("apicheck verify \"$@\"") && drift.contains("--coverage") && drift.contains("schedule:"))
+        #expect(!drift.contains("@APICHECK_"), "every placeholder is filled")
         // Every file under templates/ (but its README) is embedded: none added without the script.
         let sources = FileManager.default.enumerator(atPath: templates.path)?.compactMap { $0 as? String }
             .filter { !$0.hasSuffix("README.md") && !(($0 as NSString).pathExtension.isEmpty) } ?? []
