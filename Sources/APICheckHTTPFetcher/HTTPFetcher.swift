@@ -27,6 +27,25 @@ public struct HTTPFetcher: CrawlFetcher {
 
     public var isLive: Bool { true }
 
+    /// The headers that describe the body this fetcher hands over. The client asks for gzip and
+    /// deflate and decodes them (NIO's decompressor: the first `Content-Encoding` token, when it
+    /// is one of those two), so that coding is gone from the body and must go from the headers,
+    /// or a proxy would pass on plain bytes labelled gzip and a recording would write them so.
+    static func decodedHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        guard let index = headers.firstIndex(where: { $0.name.caseInsensitiveEquals("Content-Encoding") }) else { return headers }
+        var codings = headers[index].value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let first = codings.first, ["gzip", "deflate"].contains(first.lowercased()) else { return headers }
+        codings.removeFirst()
+        var result = headers
+        if codings.isEmpty {
+            result.remove(at: index)
+        } else {
+            result[index].value = codings.joined(separator: ", ")
+        }
+        // The length on the wire was the coded body's.
+        return result.filter { !$0.name.caseInsensitiveEquals("Content-Length") }
+    }
+
     public func fetch(_ request: FetchRequest, maximumBodyBytes: Int, timeout: Duration) async throws(FetchError) -> FetchedResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw FetchError(.unsupportedScheme, request.url.scheme ?? "none")
@@ -38,7 +57,7 @@ public struct HTTPFetcher: CrawlFetcher {
         let deadline = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
         do {
             let response = try await client.execute(outgoing, timeout: deadline, logger: logger)
-            let headers = response.headers.map { HTTPHeader(name: $0.name, value: $0.value) }
+            let headers = Self.decodedHeaders(response.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
             var body = Data()
             var truncated = false
             if request.method != "HEAD" {

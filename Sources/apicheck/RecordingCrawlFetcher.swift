@@ -35,13 +35,10 @@ struct RecordingCrawlFetcher<Base: CrawlFetcher>: CrawlFetcher {
         guard !response.isTruncated else {
             return recorder.skip("\(target): the body is longer than --max-body; raise it to record this answer")
         }
-        // The live fetcher decodes gzip and deflate bodies but keeps the headers that announced
-        // them: the stub serves the decoded bytes, so it must not claim an encoding.
-        let headers = response.headers.filter { !$0.name.caseInsensitiveEquals("Content-Encoding") }
         recorder.record(
             RecordedExchange(
                 request: StubRequest(method: request.method, url: request.url, headers: request.headers, body: request.body),
-                response: UpstreamResponse(status: response.status, headers: headers, body: response.body), upstream: origin))
+                response: UpstreamResponse(status: response.status, headers: response.headers, body: response.body), upstream: origin))
     }
 
     /// `scheme://host[:port]` of `url`, as ``OriginRewriter/normalizedOrigin(_:)`` writes it.
