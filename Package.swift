@@ -70,10 +70,14 @@ let package = Package(
                 "APICheckModel", "APICheckTemplates", "APICheckResponder", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // XCTest and Swift Testing helpers: loading stub folders, binding sessions, assertions.
+        // XCTest and Swift Testing helpers: loading stub folders, binding sessions, assertions, and
+        // recording what passes through to the network (RecordMode) with APICheckRecording.
         .target(
             name: "APICheckTesting",
-            dependencies: ["APICheckInterceptor", "APICheckResponder", "APICheckStubFiles", "APICheckTemplates", "APICheckModel"]
+            dependencies: [
+                "APICheckInterceptor", "APICheckResponder", "APICheckStubFiles", "APICheckTemplates", "APICheckModel", "APICheckRecording",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Recording: real answers (proxy, crawl, intercepted session) → stub files, secrets replaced,
         // the upstream's origin as {{baseURL}}. No NIO: the test helpers record in-process too.
@@ -182,7 +186,10 @@ let package = Package(
         ),
         .testTarget(
             name: "APICheckInterceptorTests",
-            dependencies: ["APICheckInterceptor", "APICheckResponder", "APICheckTesting", "APICheckModel", "APICheckStubFiles"],
+            dependencies: [
+                "APICheckInterceptor", "APICheckResponder", "APICheckTesting", "APICheckModel", "APICheckStubFiles",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         // The worked example: a hypermedia client tested entirely with stubs/acmeflix.

@@ -11,7 +11,8 @@ import FoundationNetworking
 /// globally (`URLProtocol.registerClass` does not reach `URLSession`s on Linux anyway).
 ///
 /// It answers every request of its sessions (hermetic): requests no stub matches fail, unless the
-/// interceptor was made with ``StubInterceptor/Options/passthrough``.
+/// interceptor was made with ``StubInterceptor/Options/passthrough`` (or
+/// ``StubInterceptor/Options/bypassStubs``).
 ///
 /// Delays (latency, passthrough fetches) suspend the task and resume it later: Foundation then
 /// calls `startLoading()` again on this same instance, on its own queue. Calling the client later
@@ -66,8 +67,8 @@ public class StubURLProtocol: URLProtocol {
             deliver(delivery)
         case .deliver(let delivery):
             later(after: delivery.delay) { delivery }
-        case .passthrough(let request):
-            later(after: 0) { await interceptor.fetchFromNetwork(request) }
+        case .passthrough(let request, let body):
+            later(after: 0) { await interceptor.fetchFromNetwork(request, body: body) }
         }
     }
 

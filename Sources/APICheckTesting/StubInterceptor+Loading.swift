@@ -118,16 +118,21 @@ public func withStubbedSession<Result>(
 /// ``withStubbedSession(_:options:unmatched:sourceLocation:_:)`` for stub files and folders;
 /// throws ``StubLoadingError`` when a stub file is invalid. Other loader warnings are recorded
 /// (``LoaderWarnings``).
+///
+/// `record` (or `APICHECK_RECORD`, which wins when set) lets requests reach the network and writes
+/// their answers into the stub folder (``RecordMode``); the summary is logged when `body` ends.
+/// Paths, and a ``StubRecording/directory``, are taken as given: use ``stubFolder(_:relativeTo:)``.
 public func withStubbedSession<Result>(
     loading paths: [String], root: String? = nil, options: StubInterceptor.Options = StubInterceptor.Options(),
-    unmatched: UnmatchedRequests = .fail, warnings: LoaderWarnings = .record,
+    unmatched: UnmatchedRequests = .fail, warnings: LoaderWarnings = .record, record: StubRecording = .replay,
     sourceLocation: Testing.SourceLocation = #_sourceLocation,
     _ body: (URLSession, StubInterceptor) async throws -> Result
 ) async throws -> Result {
     let logger = Logger(label: "apicheck.interceptor", factory: { _ in SwiftLogNoOpLogHandler() })
-    let loaded = try LoadedStubs(paths, root: root, logger: logger)
+    let recording = try PreparedRecording(paths: paths, recording: record, environment: ProcessInfo.processInfo.environment, logger: record.logger)
+    let loaded = try LoadedStubs(recording.paths, root: root, logger: logger)
     try TestReporting.record(loaded.warnings, as: warnings, logger: logger, sourceLocation: sourceLocation)
-    let interceptor = StubInterceptor(stubs: loaded.stubs, options: options, templates: loaded.templates, logger: logger)
+    let interceptor = StubInterceptor(stubs: loaded.stubs, options: recording.options(options), templates: loaded.templates, logger: logger)
     return try await withSession(interceptor, unmatched: unmatched, sourceLocation: sourceLocation, body)
 }
 
@@ -136,7 +141,10 @@ private func withSession<Result>(
     _ body: (URLSession, StubInterceptor) async throws -> Result
 ) async throws -> Result {
     let session = interceptor.makeSession()
-    defer { session.invalidateAndCancel() }
+    defer {
+        session.invalidateAndCancel()
+        interceptor.finishRecording()
+    }
     let result: Result
     do {
         result = try await body(session, interceptor)

@@ -18,15 +18,20 @@ extension XCTestCase {
     /// ```swift
     /// let (session, stubs) = try stubbedSession(loading: [stubFolder("stubs")])
     /// ```
+    ///
+    /// `record` (or `APICHECK_RECORD`, which wins when set) lets requests reach the network and
+    /// writes their answers into the stub folder (``RecordMode``); the summary is logged when the
+    /// test ends.
     public func stubbedSession(
         loading paths: [String], root: String? = nil, options: StubInterceptor.Options = StubInterceptor.Options(),
-        unmatched: UnmatchedRequests = .fail, warnings: LoaderWarnings = .fail,
+        unmatched: UnmatchedRequests = .fail, warnings: LoaderWarnings = .fail, record: StubRecording = .replay,
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> (URLSession, StubInterceptor) {
         let logger = Logger(label: "apicheck.interceptor", factory: { _ in SwiftLogNoOpLogHandler() })
-        let loaded = try LoadedStubs(paths, root: root, logger: logger)
+        let recording = try PreparedRecording(paths: paths, recording: record, environment: ProcessInfo.processInfo.environment, logger: record.logger)
+        let loaded = try LoadedStubs(recording.paths, root: root, logger: logger)
         if warnings == .fail, !loaded.warnings.isEmpty { throw StubLoadingError(diagnostics: loaded.warnings) }
-        let interceptor = StubInterceptor(stubs: loaded.stubs, options: options, templates: loaded.templates, logger: logger)
+        let interceptor = StubInterceptor(stubs: loaded.stubs, options: recording.options(options), templates: loaded.templates, logger: logger)
         return stubbedSession(interceptor, unmatched: unmatched, file: file, line: line)
     }
 
@@ -39,6 +44,7 @@ extension XCTestCase {
         addTeardownBlock {
             if unmatched == .fail { XCTAssertNoUnmatchedRequests(interceptor, file: file, line: line) }
             session.invalidateAndCancel()
+            interceptor.finishRecording()
             interceptor.reset()
         }
         return (session, interceptor)
@@ -66,6 +72,8 @@ open class StubbedTestCase: XCTestCase {
     open var stubOptions: StubInterceptor.Options { StubInterceptor.Options() }
     open var unmatchedRequests: UnmatchedRequests { .fail }
     open var loaderWarnings: LoaderWarnings { .fail }
+    /// Whether requests no stub answers are recorded (``RecordMode``; `APICHECK_RECORD` wins).
+    open var stubRecording: StubRecording { .replay }
 
     /// The session of the running test (a new one per test).
     public private(set) var session: URLSession!
@@ -75,7 +83,7 @@ open class StubbedTestCase: XCTestCase {
     override open func setUpWithError() throws {
         try super.setUpWithError()
         (session, interceptor) = try stubbedSession(
-            loading: stubPaths, options: stubOptions, unmatched: unmatchedRequests, warnings: loaderWarnings)
+            loading: stubPaths, options: stubOptions, unmatched: unmatchedRequests, warnings: loaderWarnings, record: stubRecording)
     }
 }
 

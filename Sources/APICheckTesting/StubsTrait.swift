@@ -8,7 +8,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The session and interceptor of the running test, provided by the ``Testing/Trait/stubs(_:root:options:unmatched:warnings:filePath:sourceLocation:)`` trait.
+/// The session and interceptor of the running test, provided by the ``Testing/Trait/stubs(_:root:options:unmatched:warnings:record:filePath:sourceLocation:)`` trait.
 public struct StubbedTest: Sendable {
     public let session: URLSession
     public let interceptor: StubInterceptor
@@ -37,6 +37,7 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     let options: StubInterceptor.Options
     let unmatched: UnmatchedRequests
     let warnings: LoaderWarnings
+    let record: StubRecording
     let sourceLocation: SourceLocation
 
     /// Applies to each test of a suite, not once around it: every test gets fresh stub state.
@@ -50,11 +51,15 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let logger = Logger(label: "apicheck.interceptor", factory: { _ in SwiftLogNoOpLogHandler() })
-        let loaded = try LoadedStubs(paths, root: root, logger: logger)
+        let recording = try PreparedRecording(paths: paths, recording: record, environment: ProcessInfo.processInfo.environment, logger: record.logger)
+        let loaded = try LoadedStubs(recording.paths, root: root, logger: logger)
         try TestReporting.record(loaded.warnings, as: warnings, logger: logger, sourceLocation: sourceLocation)
-        let interceptor = StubInterceptor(stubs: loaded.stubs, options: options, templates: loaded.templates, logger: logger)
+        let interceptor = StubInterceptor(stubs: loaded.stubs, options: recording.options(options), templates: loaded.templates, logger: logger)
         let session = interceptor.makeSession()
-        defer { session.invalidateAndCancel() }
+        defer {
+            session.invalidateAndCancel()
+            interceptor.finishRecording()
+        }
         do {
             try await StubbedTest.$current.withValue(StubbedTest(session: session, interceptor: interceptor)) {
                 try await function()
@@ -77,14 +82,20 @@ extension Trait where Self == StubsTrait {
     ///     #expect(gists.count == 2)
     /// }
     /// ```
+    ///
+    /// `record: .recordMissing` (or `APICHECK_RECORD=missing`, which wins when set) sends requests
+    /// no stub answers to the network and writes their answers into the first folder
+    /// (``RecordMode``); a ``StubRecording/directory`` is relative to the test file too.
     public static func stubs(
         _ paths: String..., root: String? = nil, options: StubInterceptor.Options = StubInterceptor.Options(),
-        unmatched: UnmatchedRequests = .fail, warnings: LoaderWarnings = .record,
+        unmatched: UnmatchedRequests = .fail, warnings: LoaderWarnings = .record, record: StubRecording = .replay,
         filePath: StaticString = #filePath, sourceLocation: SourceLocation = #_sourceLocation
     ) -> StubsTrait {
-        StubsTrait(
+        var record = record
+        record.directory = record.directory.map { stubFolder($0, relativeTo: filePath) }
+        return StubsTrait(
             paths: paths.map { stubFolder($0, relativeTo: filePath) }, root: root.map { stubFolder($0, relativeTo: filePath) },
-            options: options, unmatched: unmatched, warnings: warnings, sourceLocation: sourceLocation)
+            options: options, unmatched: unmatched, warnings: warnings, record: record, sourceLocation: sourceLocation)
     }
 }
 #endif

@@ -1,6 +1,7 @@
 import APICheckInterceptor
 import APICheckTesting
 import Foundation
+import Logging
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -27,6 +28,18 @@ final class XCTestHelpersTests: XCTestCase {
         XCTAssertRequested(stubs, "GET", "/jobs/1", .exactly(4))
         XCTAssertRequestedInOrder(stubs, [(method: "GET", path: "/greetings/ada"), (method: "GET", path: "/jobs/1")])
         XCTAssertNoUnmatchedRequests(stubs)
+    }
+
+    func testStubbedSessionRecordsWhatNoStubAnswers() async throws {
+        try XCTSkipIf(ProcessInfo.processInfo.environment[RecordMode.environmentVariable] != nil, "APICHECK_RECORD would choose the mode")
+        let server = try LoopbackServer(body: "from the network")
+        let folder = try TemporaryFolder()
+        let quiet = Logger(label: "apicheck.test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let (session, stubs) = try stubbedSession(loading: [folder.path], record: StubRecording(.recordMissing, logger: quiet))
+        let (data, _) = try await session.data(from: URL(string: "\(server.origin)/live")!)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "from the network")
+        XCTAssertEqual(stubs.recordingSummary?.written, ["live.json"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("live.json").path))
     }
 
     func testABrokenStubFileFailsTheTestThatLoadsIt() throws {
