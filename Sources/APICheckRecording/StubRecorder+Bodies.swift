@@ -32,9 +32,10 @@ extension StubRecorder {
         guard !body.isEmpty else { return (response, []) }
 
         let text = String(data: body, encoding: .utf8)
-        if let text, let baseURLRewriter, baseURLRewriter.rewrite(Array(body)) != nil {
+        if let baseURLRewriter, baseURLRewriter.rewrite(Array(body)) != nil {
             let name = fileBase + (isJSON ? ".json.mustache" : ".txt.mustache")
-            if let template = try templated(text, upstream: upstream, at: prefix + name) {
+            // A template is text: a body that is not UTF-8 keeps the origin as it is, said so.
+            if let text, let template = try templated(text, upstream: upstream, at: prefix + name) {
                 response.body = .template(name)
                 return (response, [(prefix + name, Data(template.utf8))])
             }
