@@ -1,4 +1,3 @@
-import APICheckModel
 import Foundation
 
 /// Rewrites one origin (`http://localhost:3000`) to another (the server's own) in text bodies and

@@ -256,6 +256,9 @@ public enum RecordingOutcome: Sendable, Equatable, CustomStringConvertible {
 
 /// What a recording did, for its report.
 public struct RecordingSummary: Sendable, Equatable, CustomStringConvertible {
+    /// Nothing recorded yet.
+    public init() {}
+
     public var written: [String] = []
     public var appended = 0
     public var repeated = 0

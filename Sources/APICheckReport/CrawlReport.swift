@@ -211,6 +211,14 @@ public enum ReportCommand: String, Sendable, Hashable, CaseIterable {
     case crawl
     /// `apicheck verify`: drift rules, stubs against the live API.
     case verify
+
+    /// What a check is about, for people: a crawl checks links, verify checks stubs.
+    public var checkedThing: String {
+        switch self {
+        case .crawl: "link"
+        case .verify: "stub"
+        }
+    }
 }
 
 /// The tool that wrote a report.

@@ -26,11 +26,11 @@ public struct GitHubAnnotationsRenderer: ReportRenderer {
         }
         // One annotation per defect, worst first: GitHub shows at most 10 error and 10 warning
         // annotations per step, so per-occurrence annotations would hide most defects.
-        let display = OccurrenceDisplay(root: report.root)
+        let display = OccurrenceDisplay(root: report.root, command: report.command)
         for defect in report.defects {
             let shown = defect.occurrences.prefix(Self.occurrencesPerAnnotation)
             var message = "\(defect.title)\n\(defect.count) \(defect.count == 1 ? "occurrence" : "occurrences"):"
-            for finding in shown { message += "\n\(finding.method) \(display.url(finding.url)) via \(finding.relPathDescription)" }
+            for finding in shown { message += "\n\(finding.method) \(display.url(finding.url)) \(display.reached(finding))" }
             if shown.count < defect.count { message += "\n… and \(defect.count - shown.count) more (see the JSON report)" }
             message += "\nreproduce: \(defect.reproduction)"
             lines.append(
@@ -49,7 +49,7 @@ public struct GitHubAnnotationsRenderer: ReportRenderer {
         var summary = "\(report.tool.name): \(counts.defects) defect\(counts.defects == 1 ? "" : "s") "
             + "(\(counts.errors) error\(counts.errors == 1 ? "" : "s"), "
             + "\(counts.warnings) warning\(counts.warnings == 1 ? "" : "s")) in \(counts.linksChecked) checked "
-            + "link\(counts.linksChecked == 1 ? "" : "s") (\(counts.linksNotChecked) not checked, \(counts.linksSkipped) skipped)"
+            + "\(report.command.checkedThing)\(counts.linksChecked == 1 ? "" : "s") (\(counts.linksNotChecked) not checked, \(counts.linksSkipped) skipped)"
         if report.baseline != nil { summary += ", \(counts.suppressed) suppressed by the baseline" }
         summary += "; exit code \(report.exitCode.rawValue)."
         // An ordinary log line must not be mistaken for a command either.

@@ -26,7 +26,7 @@ public struct JUnitReportRenderer: ReportRenderer {
     public func render(_ report: CrawlReport) -> String {
         var suites: [String: [TestCase]] = [:]
         let defects = report.defects
-        let display = OccurrenceDisplay(root: report.root)
+        let display = OccurrenceDisplay(root: report.root, command: report.command)
         let checkedLinks = report.checks.filter { $0.outcome.wasChecked }.count
         for rule in RuleID.rules(of: report.command) where report.configuration.level(for: rule) != .off {
             let suite = "\(report.tool.name).\(rule.rawValue)"
@@ -34,7 +34,7 @@ public struct JUnitReportRenderer: ReportRenderer {
                 TestCase(name: "\(defect.title) [\(defect.id)]", classname: suite, time: nil, defect: defect, skipped: nil)
             }
             suites[suite] = cases.isEmpty
-                ? [TestCase(name: "no \(rule.rawValue) defects in \(checkedLinks) checked links", classname: suite, time: nil, defect: nil, skipped: nil)]
+                ? [TestCase(name: "no \(rule.rawValue) defects in \(checkedLinks) checked \(report.command.checkedThing)s", classname: suite, time: nil, defect: nil, skipped: nil)]
                 : cases
         }
         let unchecked = UncheckedGroup.groups(of: report.checks.filter { !$0.outcome.wasChecked })
@@ -101,7 +101,7 @@ public struct JUnitReportRenderer: ReportRenderer {
         if let defect = testCase.defect {
             var text = "\(defect.severity)[\(defect.rule)] \(defect.title)\n\(defect.count) \(defect.count == 1 ? "occurrence" : "occurrences"):"
             for finding in defect.occurrences {
-                text += "\n\(finding.method) \(display.url(finding.url)) via \(finding.relPathDescription)"
+                text += "\n\(finding.method) \(display.url(finding.url)) \(display.reached(finding))"
                 if let link = finding.linkDescription { text += "\n  link: \(link)" }
             }
             text += "\nreproduce: \(defect.reproduction)"

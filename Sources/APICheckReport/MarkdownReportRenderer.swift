@@ -45,10 +45,11 @@ public struct MarkdownReportRenderer: ReportRenderer {
 
         lines.append("| | Count |")
         lines.append("|---|---:|")
+        let things = report.command == .crawl ? "Links" : "Stubs"
         var rows: [(String, Int)] = [
-            ("Resources fetched", counts.resourcesFetched), ("Requests", counts.requests), ("Links found", counts.linksFound),
-            ("Links checked", counts.linksChecked), ("Links not checked", counts.linksNotChecked),
-            ("Links skipped", counts.linksSkipped), ("Defects", counts.defects), ("Errors", counts.errors), ("Warnings", counts.warnings),
+            ("Resources fetched", counts.resourcesFetched), ("Requests", counts.requests), ("\(things) found", counts.linksFound),
+            ("\(things) checked", counts.linksChecked), ("\(things) not checked", counts.linksNotChecked),
+            ("\(things) skipped", counts.linksSkipped), ("Defects", counts.defects), ("Errors", counts.errors), ("Warnings", counts.warnings),
         ]
         if report.baseline != nil { rows.append(("Suppressed by the baseline", counts.suppressed)) }
         if counts.infrastructureErrors > 0 { rows.append(("Infrastructure errors", counts.infrastructureErrors)) }
@@ -74,7 +75,7 @@ public struct MarkdownReportRenderer: ReportRenderer {
         }
 
         let defects = report.defects
-        let display = OccurrenceDisplay(root: report.root)
+        let display = OccurrenceDisplay(root: report.root, command: report.command)
         if !defects.isEmpty {
             lines.append("")
             lines.append("### Defects (\(defects.count))")
@@ -83,7 +84,7 @@ public struct MarkdownReportRenderer: ReportRenderer {
             lines.append("|---|---|---|---:|---|---|")
             for defect in defects.prefix(maximumFindings) {
                 let shown = listsEveryOccurrence ? defect.occurrences[...] : defect.occurrences.prefix(TextReportRenderer.exampleCount)
-                var examples = shown.map { md("\($0.method) \(display.url($0.url)) via \($0.relPathDescription)") }.joined(separator: "<br>")
+                var examples = shown.map { md("\($0.method) \(display.url($0.url)) \(display.reached($0))") }.joined(separator: "<br>")
                 if shown.count < defect.count { examples += "<br>… and \(defect.count - shown.count) more" }
                 lines.append(
                     "| \(defect.severity) | `\(defect.rule.rawValue)` | \(md(defect.title)) | \(defect.count) | \(examples) | `\(defect.reproduction.replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "|", with: "\\|"))` |")

@@ -60,13 +60,15 @@ public struct RuleConfiguration: Sendable, Hashable {
     }
 
     /// `findings` with this configuration's severities: findings of rules that are off are
-    /// dropped, the others take the configured severity. The crawler may build findings at
-    /// their rule's default severity and call this once.
+    /// dropped, and a rule set to another level than its default gives its findings that level.
+    /// A rule left at its default keeps each finding's own severity: a body over `--max-body` is
+    /// a `link-resolves` (or `drift-shape`) warning, a limit of the run rather than a broken
+    /// link, which the rule's default, error, would misstate. Applying twice changes nothing.
     public func apply(to findings: [Finding]) -> [Finding] {
         findings.compactMap { finding in
             guard let severity = severity(for: finding.rule) else { return nil }
             var finding = finding
-            finding.severity = severity
+            if severity != finding.rule.defaultSeverity { finding.severity = severity }
             return finding
         }
     }

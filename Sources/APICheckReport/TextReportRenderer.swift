@@ -43,7 +43,7 @@ public struct TextReportRenderer: ReportRenderer {
 
         let defects = report.defects
         if !defects.isEmpty { lines.append("") }
-        let display = OccurrenceDisplay(root: report.root)
+        let display = OccurrenceDisplay(root: report.root, command: report.command)
         for defect in defects {
             lines.append(contentsOf: describe(defect, display: display))
         }
@@ -107,17 +107,17 @@ public struct TextReportRenderer: ReportRenderer {
 
     private func describe(_ defect: Defect, display: OccurrenceDisplay) -> [String] {
         let label = style(defect.severity.rawValue, defect.severity == .error ? .red : .yellow) + "[\(defect.rule)]"
-        let noun = defect.occurrences.contains { $0.rel != nil } ? "link" : "finding"
+        let noun = defect.rule == .driftCoverage || !defect.occurrences.contains { $0.rel != nil } ? "finding" : display.command.checkedThing
         var lines = ["\(label) \(clean(defect.title)) (\(defect.count) \(plural(defect.count, noun)))"]
         if listsEveryOccurrence {
             for finding in defect.occurrences {
-                lines.append("  - \(clean(finding.method)) \(clean(display.url(finding.url))) via \(clean(finding.relPathDescription))")
+                lines.append("  - \(clean(finding.method)) \(clean(display.url(finding.url))) \(clean(display.reached(finding)))")
                 if let link = finding.linkDescription { lines.append(style("    link: " + clean(link), .dim)) }
                 if let types = finding.typeDescription { lines.append(style("    type: " + clean(types), .dim)) }
             }
         } else {
             let shown = defect.occurrences.prefix(Self.exampleCount)
-            var line = "  e.g. " + shown.map { "\(clean($0.method)) \(clean(display.url($0.url))) via \(clean($0.relPathDescription))" }.joined(separator: "; ")
+            var line = "  e.g. " + shown.map { "\(clean($0.method)) \(clean(display.url($0.url))) \(clean(display.reached($0)))" }.joined(separator: "; ")
             if shown.count < defect.count { line += " … and \(defect.count - shown.count) more" }
             lines.append(style(line, .dim))
         }
@@ -131,7 +131,7 @@ public struct TextReportRenderer: ReportRenderer {
         let counts = report.counts
         var text = "Summary: \(counts.resourcesFetched) \(plural(counts.resourcesFetched, "resource")) fetched, "
             + "\(counts.requests) \(plural(counts.requests, "request")); "
-            + "\(counts.linksFound) \(plural(counts.linksFound, "link")): \(counts.linksChecked) checked, "
+            + "\(counts.linksFound) \(plural(counts.linksFound, report.command.checkedThing)): \(counts.linksChecked) checked, "
             + "\(counts.linksNotChecked) not checked, \(counts.linksSkipped) skipped; "
             + "\(counts.defects) \(plural(counts.defects, "defect")) in \(counts.errors + counts.warnings) \(plural(counts.errors + counts.warnings, "finding")) "
             + "(\(counts.errors) \(plural(counts.errors, "error")), \(counts.warnings) \(plural(counts.warnings, "warning")))"
@@ -145,7 +145,7 @@ public struct TextReportRenderer: ReportRenderer {
         switch exitCode {
         case .success: text += style("Passed", .green) + " (exit 0)."
         case .contractViolations: text += style("Failed", .red) + " (exit 1)."
-        case .infrastructureError: text += style("Crawl incomplete", .red) + " (exit 2)."
+        case .infrastructureError: text += style(report.command == .crawl ? "Crawl incomplete" : "Verify incomplete", .red) + " (exit 2)."
         }
         return text
     }

@@ -13,7 +13,9 @@ extension StubHTTPHandler {
         state.answerStarted()
         let target = head.uri
         let logger = core.logger
-        logger.info("\(head.method) \(target) → upstream \(upstream.origin)")
+        // Logs end up in CI output: the query (where tokens travel) is left out of them.
+        let logged = target.firstIndex(of: "?").map { target[..<$0] + "?…" } ?? Substring(target)
+        logger.info("\(head.method) \(logged) → upstream \(upstream.origin)")
         let promise = context.eventLoop.makePromise(of: UpstreamResponse.self)
         promise.completeWithTask { try await upstream.forward(request, target: target) }
         promise.futureResult.assumeIsolated().whenComplete { result in
@@ -25,7 +27,7 @@ extension StubHTTPHandler {
                 }
                 self.writeUpstream(response, head: head, keepAlive: keepAlive, context: context)
             case .failure(let error):
-                logger.error("\(head.method) \(target): the upstream \(upstream.origin) did not answer: \(error)")
+                logger.error("\(head.method) \(logged): the upstream \(upstream.origin) did not answer: \(error)")
                 let problem = StubReply.problemDocument(
                     status: 502, title: "The upstream did not answer",
                     detail: "\(head.method) \(target) was forwarded to \(upstream.origin): \(error)"

@@ -13,9 +13,13 @@ final class StubRecordingObserver: PassthroughObserver {
     private let logger: Logger
     private let finished = Mutex(false)
 
-    init(recorder: StubRecorder, mode: RecordMode, logger: Logger) {
+    /// Where the mode came from, for the log line: `APICHECK_RECORD=missing` or `recordMissing`.
+    let modeSource: String
+
+    init(recorder: StubRecorder, mode: RecordMode, modeSource: String, logger: Logger) {
         self.recorder = recorder
         self.mode = mode
+        self.modeSource = modeSource
         self.logger = logger
     }
 
@@ -32,9 +36,11 @@ final class StubRecordingObserver: PassthroughObserver {
         guard first else { return }
         let summary = recorder.summary
         let troubled = !summary.failed.isEmpty || !summary.skippedExisting.isEmpty || !summary.differed.isEmpty
+        // A test whose stubs answered everything recorded nothing: worth a line only when asked.
+        let idle = summary == RecordingSummary()
         logger.log(
-            level: troubled ? .warning : .notice,
-            "recorded (\(RecordMode.environmentVariable)=\(mode.rawValue)) into \(recorder.directory.path): \(summary)")
+            level: troubled ? .warning : idle ? .debug : .notice,
+            "recorded (\(modeSource)) into \(recorder.directory.path): \(summary)")
     }
 
     deinit { finish() }
@@ -69,7 +75,9 @@ struct PreparedRecording {
         do {
             // Creates the folder: an empty (or new) folder records on the first run, replays after.
             let recorder = try StubRecorder(directory: URL(fileURLWithPath: folder), options: options, logger: logger)
-            observer = StubRecordingObserver(recorder: recorder, mode: mode, logger: logger)
+            let fromEnvironment = (try? RecordMode.fromEnvironment(environment)) ?? nil
+            let source = fromEnvironment != nil ? "\(RecordMode.environmentVariable)=\(mode.rawValue)" : "\(mode)"
+            observer = StubRecordingObserver(recorder: recorder, mode: mode, modeSource: source, logger: logger)
         } catch {
             throw .recorder(error)
         }

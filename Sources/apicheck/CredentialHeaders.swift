@@ -5,7 +5,7 @@ import Foundation
 /// `--header` and `--header-from-env`: what `crawl` and `verify` send to a live API, redacted
 /// from every report.
 struct CredentialHeaders: ParsableArguments {
-    @Option(help: ArgumentHelp("A header sent with every request to the API (the root's origin for crawl); its value is redacted from every report.", valueName: "name: value"))
+    @Option(help: ArgumentHelp("A header sent with every request to the API (only to its origin, never where a redirect leads); its value is redacted from every report and recording.", valueName: "name: value"))
     var header: [String] = []
 
     @Option(

@@ -35,7 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
               apicheck serve stubs --proxy https://api.example.com --record-to recorded
 
             Spy mode (--proxy): stubs answer what they match; everything else goes to the API \
-            and comes back unchanged (a 502 problem document when it cannot be reached). With \
+            and comes back with the API's origin rewritten to this server's in text bodies and \
+            Location/Link headers, so clients following links stay here (--no-rewrite-links: byte \
+            for byte); a 502 problem document when it cannot be reached. With \
             --record-to, those answers are also written as stub files, as 'apicheck record' does.
             """
     )

@@ -143,6 +143,33 @@ struct IndependentUpstreamTests {
         #expect(recorded.files.contains { $0.key.hasPrefix("hostile/gzip") && !$0.value.contains("Content-Encoding") })
     }
 
+    /// `verify` against the same hostile upstream: it ends within its --timeout, and every
+    /// failure is reported with the request it concerns; a limit is a warning, never silence.
+    @Test func verifyAgainstAHostileUpstreamReportsEachFailureWithItsRequest() throws {
+        let upstream = try PythonUpstream()
+        let stubs = try Folder()
+        for name in ["drip", "reset", "huge", "bad-utf8", "items-1"] {
+            let path = name == "items-1" ? "/items/1" : "/hostile/" + name
+            try stubs.write(name + ".json", #"{"request": {"path": "\#(path)"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"a": 1}}}"#)
+        }
+        let started = ContinuousClock.now
+        let verify = try CLI.run(["verify", stubs.path, "--against", upstream.baseURL, "--timeout", "2", "--max-body", "100000", "--format", "json"])
+        #expect(ContinuousClock.now - started < .seconds(8), "the drip is bounded by --timeout")
+        #expect(verify.status == 2, "no answer from two endpoints is an infrastructure error: \(verify.stderr)")
+        let report = try JSONParser().parseValue(Array(verify.stdout.utf8))
+        let errors = "\(report["errors"] ?? .null)"
+        #expect(errors.contains(upstream.baseURL + "/hostile/drip") && errors.contains("timeout"), "\(errors)")
+        #expect(errors.contains(upstream.baseURL + "/hostile/reset") && errors.contains("reset"), "\(errors)")
+        guard case .array(let findings)? = report["findings"] else {
+            Issue.record("no findings: \(verify.stdout.prefix(400))")
+            return
+        }
+        func finding(_ path: String) -> JSONValue? { findings.first { $0["url"] == .string(upstream.baseURL + path) && $0["rule"] == "drift-shape" } }
+        #expect(finding("/hostile/huge")?["severity"] == "warning", "a body over --max-body is a warning that says so")
+        #expect("\(finding("/hostile/huge")?["message"] ?? .null)".contains("--max-body"))
+        #expect("\(finding("/hostile/bad-utf8")?["message"] ?? .null)".contains("the live body is not"), "\(findings)")
+    }
+
     /// PNG bytes declared text/plain and JSON declared text/html: the same bytes and the same
     /// (wrong) Content-Type come back from the proxy and from the recording.
     @Test(arguments: ["/hostile/png-as-text", "/hostile/json-as-html"])

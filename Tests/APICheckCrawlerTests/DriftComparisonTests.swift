@@ -269,15 +269,26 @@ import Testing
     @Test func differentNonJSONBodiesAreNotDrift() {
         #expect(Self.drifts(Self.response("<p>hello</p>", type: "text/html"), Self.response("<p>bye", type: "text/html")) == [])
         #expect(Self.drifts(Self.response("\u{89}PNG", type: "image/png"), Self.response("", type: "image/png")) == [])
-        // One side JSON, the other not: no shape to compare.
+        // One side JSON, the other not, and neither says JSON: no shape to compare.
         #expect(Self.drifts(Self.response(#"{"a": 1}"#, type: nil), Self.response("a=1", type: nil)) == [])
+    }
+
+    /// A stub that declares and holds JSON, answered live with a body that does not parse: every
+    /// client decoding it breaks, so it is drift, with the parser's reason.
+    @Test func aLiveBodyThatStoppedBeingJSONIsDrift() {
+        let drifts = Self.drifts(Self.response(#"{"a": 1}"#), Self.response(#"{"a": 1"#))
+        #expect(drifts.map(\.rule) == [.driftShape])
+        #expect(drifts.first?.message.hasPrefix("the stub's body is JSON, the live body is not: ") == true, "\(drifts)")
+        #expect(drifts.first?.severity == nil, "a difference, at the rule's level")
     }
 
     @Test func truncatedOrHeadResponsesSkipBodyComparisons() {
         let cut = String(Self.product.prefix(200))
-        #expect(Self.drifts(Self.response(Self.product), Self.response(cut, truncated: true)) == [])
+        // Not compared, and said so: a warning naming the flag that raises the limit.
+        let cutDrifts = Self.drifts(Self.response(Self.product), Self.response(cut, truncated: true))
+        #expect(cutDrifts.map(\.rule) == [.driftShape] && cutDrifts.allSatisfy { $0.severity == .warning && $0.message.contains("--max-body") }, "\(cutDrifts)")
         // Status and type are still compared.
-        #expect(Self.drifts(Self.response(Self.product), Self.response(cut, type: "application/json", truncated: true)).map(\.rule) == [.driftType])
+        #expect(Self.drifts(Self.response(Self.product), Self.response(cut, type: "application/json", truncated: true)).map(\.rule) == [.driftType, .driftShape])
         #expect(Self.drifts(Self.response(Self.product), Self.response("", status: 200), method: "HEAD") == [])
     }
 }

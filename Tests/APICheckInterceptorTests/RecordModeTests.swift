@@ -281,7 +281,7 @@ import FoundationNetworking
         }
         #expect(Self.files(in: folder).contains("recorded/notes.json"))
         // The test author sees what was written when the block ends.
-        #expect(lines.messages.contains { $0.hasPrefix("notice: recorded (APICHECK_RECORD=missing) into ") && $0.hasSuffix("recorded: 1 stub file written") })
+        #expect(lines.messages.contains { $0.hasPrefix("notice: recorded (recordMissing) into ") && $0.hasSuffix("recorded: 1 stub file written") })
         server.stop()
         // Replay finds it inside the stub folder (loaded once, not a second time for `into:`).
         try await withStubbedSession(loading: [folder.path], record: Self.quiet(.replay, into: recorded)) { session, interceptor in

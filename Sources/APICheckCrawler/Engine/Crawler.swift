@@ -155,25 +155,12 @@ public struct Crawler: Sendable {
         evaluation.checks = []
         for index in checks.indices { checks[index] = redaction.check(checks[index]) }
         report.setChecks(consume checks)
-        report.setFindings(Self.configured(evaluation.findings, by: options.rules).map { redaction.finding($0) })
+        report.setFindings(options.rules.apply(to: evaluation.findings).map { redaction.finding($0) })
         report.setErrors(problems.map { CrawlProblem(message: redaction.text($0.message), url: $0.url.map(redaction.url)) })
         report.requestHeaderNames = options.headers.map(\.name)
         report.sampling = sampler.kinds
         logger.debug("report assembled in \(ContinuousClock.now - assembling)")
         return report
-    }
-
-    /// `findings` at the configured severities, without those of rules that are off. A rule left
-    /// at its default level keeps the severity the engine gave each finding: a body too large to
-    /// read is a `link-resolves` warning (a limit of the crawl, not a broken link), which
-    /// ``RuleConfiguration/apply(to:)`` alone would raise to the rule's default, error.
-    static func configured(_ findings: [Finding], by rules: RuleConfiguration) -> [Finding] {
-        findings.compactMap { finding in
-            guard let severity = rules.severity(for: finding.rule) else { return nil }
-            var finding = finding
-            if severity != finding.rule.defaultSeverity { finding.severity = severity }
-            return finding
-        }
     }
 
     // MARK: Fetching

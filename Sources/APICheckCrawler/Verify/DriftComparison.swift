@@ -42,9 +42,13 @@ public struct Drift: Sendable, Hashable, CustomStringConvertible {
     /// The JSON pointer (`drift-shape`), the rel (`drift-links`) or the header name
     /// (`drift-header`), when it applies.
     public var pointer: String?
+    /// Set when the drift is not a difference but a comparison that could not be made (a body
+    /// over `--max-body`): a warning, so that a limit never passes silently.
+    public var severity: Severity?
 
     /// A drift.
-    public init(rule: RuleID, message: String, expected: String? = nil, actual: String? = nil, pointer: String? = nil) {
+    public init(rule: RuleID, message: String, expected: String? = nil, actual: String? = nil, pointer: String? = nil, severity: Severity? = nil) {
+        self.severity = severity
         self.rule = rule
         self.message = message
         self.expected = expected
@@ -94,6 +98,10 @@ public enum DriftComparison {
             let comparesBodies = !expected.isTruncated && !live.isTruncated && !method.caseInsensitiveEquals("HEAD")
             if comparesBodies {
                 drifts += bodyDrifts(expected, live, url: url, options: options, extractor: extractor)
+            } else if live.isTruncated || expected.isTruncated {
+                let side = live.isTruncated ? "the live body" : "the stub's body"
+                drifts.append(Drift(
+                    rule: .driftShape, message: "\(side) is larger than --max-body (\((live.isTruncated ? live : expected).body.count) bytes read): its links and shape were not compared; raise --max-body", severity: .warning))
             }
         }
         drifts += headerDrifts(expected.headers, live.headers, names: options.comparedHeaders)
@@ -120,8 +128,24 @@ public enum DriftComparison {
             expected: expectedLinks, live: liveLinks, expectedJSON: expectedJSON, liveJSON: liveJSON, ignoring: ignored)
         if let expectedJSON, let liveJSON {
             drifts += JSONShape.drifts(expected: expectedJSON, live: liveJSON, ignoring: notShape, comparingValues: options.compareValues)
+        } else if expectedJSON != nil, declaresJSON(expected), !live.body.isEmpty, live.body.count <= maximumShapeBodyBytes {
+            // The stub's clients decode JSON; a live body that no longer parses breaks every one.
+            let reason: String
+            do {
+                _ = try JSONParser().parseValue(Array(live.body))
+                reason = "it does not parse"
+            } catch {
+                reason = "\(error)"
+            }
+            drifts.append(Drift(rule: .driftShape, message: "the stub's body is JSON, the live body is not: \(reason)", pointer: ""))
         }
         return drifts
+    }
+
+    /// Whether the response says its body is JSON (`application/json`, `…+json`).
+    private static func declaresJSON(_ response: FetchedResponse) -> Bool {
+        guard let type = response.headers.value(named: "Content-Type").flatMap({ try? MediaType(parsing: $0) }) else { return false }
+        return type.subtype == "json" || type.subtype.hasSuffix("+json")
     }
 
     /// The body as JSON, or `nil` when it is not JSON or too large to compare.

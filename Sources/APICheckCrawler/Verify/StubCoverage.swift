@@ -18,44 +18,50 @@ public enum StubCoverage {
     }
 
     /// The kinds of resource that `crawl` (of the live API at `origin`) reached and no stub in
-    /// `stubs` answers, in the crawl's report order. A resource's kind is the shape of the
-    /// shortest rel path that reached it (where breadth-first crawling first found it; `self`
-    /// and `up` links back to it add no kind). Only resources that answered (2xx or 3xx) count:
-    /// a broken link is the crawl's finding, not a gap in the stubs. A stub answers when method,
-    /// path and query match; header and body constraints are set aside, since a crawl's request
-    /// is not the app's.
+    /// `stubs` answers, in the crawl's report order.
+    ///
+    /// Every link the crawl checked reaches a resource by a kind (its rel path's shape); one
+    /// resource is often reached by several (`root → featured` and `root → items → item[*]`). A
+    /// kind is covered when a stub answers any resource it reaches, and listed as a gap only if it
+    /// is also the kind by which the crawl first reached some resource (the shortest rel path):
+    /// `self` and `up` links back to known resources add no kinds of their own. Only resources
+    /// that answered (2xx or 3xx) count: a broken link is the crawl's finding, not a gap in the
+    /// stubs. A stub answers when method, path and query match; header and body constraints are
+    /// set aside, since a crawl's request is not the app's.
     public static func gaps(of stubs: StubSet, in crawl: CrawlReport, origin: String) -> [Gap] {
-        var firstReach: [String: CheckedLink] = [:]
+        struct Kind {
+            var example: CheckedLink
+            var resources: Set<String> = []
+            var covered = false
+            var reachesFirst = false
+        }
+        var kinds: [String: Kind] = [:]
         var order: [String] = []
+        var firstReach: [String: CheckedLink] = [:]
+        var answered: [String: Bool] = [:]
         for check in crawl.checks where check.outcome.wasChecked && (200..<400).contains(check.statusCode ?? 0) && check.url.hasPrefix(origin) {
+            guard let url = URL(string: check.url) else { continue }
             let resource = check.method + " " + check.url
-            if let known = firstReach[resource] {
-                if (check.relPath.count, RelPath.describe(check.relPath)) < (known.relPath.count, RelPath.describe(known.relPath)) {
-                    firstReach[resource] = check
-                }
-            } else {
-                order.append(resource)
-                firstReach[resource] = check
+            let covered = answered[resource] ?? answers(stubs, StubRequest(method: check.method, url: url))
+            answered[resource] = covered
+            let shape = RelPath.shape(check.relPath)
+            if kinds[shape] == nil {
+                order.append(shape)
+                kinds[shape] = Kind(example: check)
             }
-        }
-        var kinds: [String] = []
-        var byKind: [String: (example: CheckedLink, count: Int, covered: Bool)] = [:]
-        for resource in order {
-            guard let check = firstReach[resource], let url = URL(string: check.url) else { continue }
-            let kind = RelPath.shape(check.relPath)
-            let covered = answers(stubs, StubRequest(method: check.method, url: url))
-            if var known = byKind[kind] {
-                known.count += 1
-                known.covered = known.covered || covered
-                byKind[kind] = known
-            } else {
-                kinds.append(kind)
-                byKind[kind] = (check, 1, covered)
+            kinds[shape]?.resources.insert(resource)
+            if covered { kinds[shape]?.covered = true }
+            if let known = firstReach[resource],
+                (known.relPath.count, RelPath.describe(known.relPath)) <= (check.relPath.count, RelPath.describe(check.relPath))
+            {
+                continue
             }
+            firstReach[resource] = check
         }
-        return kinds.compactMap { kind in
-            guard let entry = byKind[kind], !entry.covered else { return nil }
-            return Gap(kind: kind, example: entry.example, count: entry.count)
+        for check in firstReach.values { kinds[RelPath.shape(check.relPath)]?.reachesFirst = true }
+        return order.compactMap { shape in
+            guard let kind = kinds[shape], kind.reachesFirst, !kind.covered else { return nil }
+            return Gap(kind: shape, example: kind.example, count: kind.resources.count)
         }
     }
 

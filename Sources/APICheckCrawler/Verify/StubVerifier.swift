@@ -80,6 +80,7 @@ public struct StubVerifier: Sendable {
         var errors: [CrawlProblem] = []
         var verified: [Verified] = []
         var pending: [(Stub, FetchRequest)] = []
+        var failures: [String: Int] = [:]
         for stub in stubs.stubs {
             switch request(for: stub) {
             case .request(let request): pending.append((stub, request))
@@ -119,10 +120,27 @@ public struct StubVerifier: Sendable {
                 switch answer {
                 case .failure(let error):
                     let message = "the live API gave no answer: \(options.redaction.text(error.description))"
-                    errors.append(CrawlProblem(message: message, url: url))
+                    // An API that is down fails every request the same way: one error, counted.
+                    failures[message, default: 0] += 1
+                    if failures[message] == 1 { errors.append(CrawlProblem(message: message, url: url)) }
                     checks.append(CheckedLink(method: request.method, url: url, rel: stub.name, referrer: stub.source.description, outcome: .notChecked(reason: message)))
                     verified.append(Verified(stub: stub, request: request, live: nil, drifts: []))
                 case .success(let response):
+                    // A challenge where the stub answers is missing credentials, not drift: one
+                    // infrastructure error says how to pass them (as crawl's root check does).
+                    if [401, 403].contains(response.status), options.headers.isEmpty, let expected, ![401, 403].contains(expected.status),
+                        let challenge = response.headers.value(named: "WWW-Authenticate")
+                    {
+                        let reason = "needs credentials: \(response.status) with WWW-Authenticate: \(challenge) (pass --header or --header-from-env)"
+                        if !errors.contains(where: { $0.message.hasPrefix("the live API needs credentials") }) {
+                            errors.append(CrawlProblem(
+                                message: "the live API needs credentials (\(response.status), WWW-Authenticate: \(challenge)): pass them with --header 'Authorization: …' or --header-from-env",
+                                url: url))
+                        }
+                        checks.append(CheckedLink(method: request.method, url: url, rel: stub.name, referrer: stub.source.description, outcome: .notChecked(reason: reason), statusCode: response.status))
+                        verified.append(Verified(stub: stub, request: request, live: response, drifts: []))
+                        continue
+                    }
                     guard let expected else {
                         checks.append(CheckedLink(method: request.method, url: url, rel: stub.name, referrer: stub.source.description, outcome: .notChecked(reason: "the stub cannot be answered")))
                         continue
@@ -130,7 +148,7 @@ public struct StubVerifier: Sendable {
                     let drifts = DriftComparison.compare(expected: expected, live: response, url: request.url.absoluteString, method: request.method, options: options.drift)
                     let stubFindings = drifts.map { drift in
                         Finding(
-                            rule: drift.rule, method: request.method, url: url, rel: stub.name, sourcePointer: drift.pointer,
+                            rule: drift.rule, severity: drift.severity, method: request.method, url: url, rel: stub.name, sourcePointer: drift.pointer,
                             referrer: stub.source.description, expected: drift.expected.map(options.redaction.text),
                             actual: drift.actual.map(options.redaction.text), message: options.redaction.text(drift.message))
                     }
@@ -141,6 +159,11 @@ public struct StubVerifier: Sendable {
                         outcome: failing.isEmpty ? .passed : .failed, statusCode: response.status))
                     verified.append(Verified(stub: stub, request: request, live: response, drifts: drifts))
                 }
+            }
+        }
+        for index in errors.indices {
+            if let count = failures[errors[index].message], count > 1 {
+                errors[index].message += " (and \(count - 1) more \(count == 2 ? "request" : "requests") the same way; each is listed as not checked)"
             }
         }
         if let coverage {
@@ -154,7 +177,7 @@ public struct StubVerifier: Sendable {
         }
         var statistics = CrawlStatistics()
         statistics.requests = requests
-        statistics.resourcesFetched = requests
+        statistics.resourcesFetched = verified.filter { $0.live != nil }.count + (coverage?.statistics.resourcesFetched ?? 0)
         var report = CrawlReport(
             tool: tool, root: options.redaction.url(options.origin), startTime: start, duration: ContinuousClock.now - clock,
             configuration: options.rules, statistics: statistics, checks: checks, findings: findings, errors: errors)
