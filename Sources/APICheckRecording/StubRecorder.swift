@@ -88,6 +88,7 @@ public final class StubRecorder: Sendable {
             default: break
             }
             state.summary.add(outcome)
+            if case .written(let path) = outcome, exchange.response.status >= 400 { state.summary.errorAnswers[path] = exchange.response.status }
             switch outcome {
             case .failed(let message): logger.error("\(message)")
             case .skippedExisting(let path): logger.warning("\(path) exists: not overwritten (use --overwrite)")
@@ -268,6 +269,9 @@ public struct RecordingSummary: Sendable, Equatable, CustomStringConvertible {
     public var failed: [String] = []
     /// What kinds of secrets were replaced (`header Authorization`, `Set-Cookie values`, …).
     public var redacted: Set<String> = []
+    /// Stub files that hold a 4xx or 5xx answer, with its status: often a credential the client
+    /// did not send, which a reader of the summary should see before trusting the recording.
+    public var errorAnswers: [String: Int] = [:]
 
     mutating func add(_ outcome: RecordingOutcome) {
         switch outcome {
@@ -288,6 +292,11 @@ public struct RecordingSummary: Sendable, Equatable, CustomStringConvertible {
         if !skippedExisting.isEmpty { lines.append("\(skippedExisting.count) existing file\(skippedExisting.count == 1 ? "" : "s") not overwritten (use --overwrite): \(skippedExisting.sorted().prefix(5).joined(separator: ", "))") }
         if !skipped.isEmpty { lines.append("\(skipped.count) not recorded: \(Array(Set(skipped)).sorted().prefix(3).joined(separator: "; "))") }
         if !failed.isEmpty { lines.append("\(failed.count) failed: \(failed.prefix(3).joined(separator: "; "))") }
+        if !errorAnswers.isEmpty {
+            let listed = errorAnswers.sorted { $0.key < $1.key }.prefix(5).map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+            let credentials = errorAnswers.values.contains { $0 == 401 || $0 == 403 } ? "; a 401 or 403 usually means the client sent no credentials" : ""
+            lines.append("\(errorAnswers.count) recorded \(errorAnswers.count == 1 ? "answer is an error" : "answers are errors"): \(listed)\(credentials)")
+        }
         return lines.joined(separator: "\n")
     }
 }

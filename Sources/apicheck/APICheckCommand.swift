@@ -16,6 +16,8 @@ struct APICheckCommand: AsyncParsableCommand {
               apicheck serve stubs/acmeflix --port 3000
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
               apicheck report merge shard-*.json --format junit --output report.xml
+              apicheck record https://api.example.com --to stubs/recorded --port 3000
+              apicheck verify stubs/recorded --against https://api.example.com --coverage
             """,
         version: APICheckVersion.current,
         subcommands: [InitCommand.self, LintCommand.self, ShowCommand.self, ServeCommand.self, RecordCommand.self, VerifyCommand.self, CrawlCommand.self, ReportCommand.self]

@@ -32,7 +32,8 @@ struct VerifyCommand: AsyncParsableCommand {
             not checked. Reports, baselines and rule levels work as for 'apicheck crawl'.
 
             --update rewrites drifted recorded stubs (those 'apicheck record' wrote) from the live \
-            answers; hand-written stubs only with --force.
+            answers; hand-written stubs only with --force. The exit status still reports the drift \
+            found; run verify again to confirm the update.
 
             Exit status: 0 no drift, 1 drift, 2 usage or infrastructure error (the API cannot be \
             reached, no stub loads).
@@ -188,7 +189,9 @@ struct VerifyCommand: AsyncParsableCommand {
             guard filePath.hasSuffix("/" + relative),
                 let recorder = try? StubRecorder(directory: URL(fileURLWithPath: String(filePath.dropLast(relative.count))), options: options)
             else {
-                output.writeError("\(item.stub.source): drifted, but its file name is not the one a recording of \(item.request.method) \(item.request.url.path) gets: not updated")
+                output.writeError(
+                    "\(item.stub.source): drifted, but not updated: a recording of \(item.request.method) \(item.request.url.path) is written as \(relative) in its folder"
+                        + (item.stub.request.path.kind == .literal ? "; move the stub there, or re-record it with 'apicheck record'" : ", one file per resource, and this stub answers a pattern; edit it by hand"))
                 continue
             }
             let exchange = RecordedExchange(

@@ -198,6 +198,16 @@ private func text(_ reply: StubReply) -> String {
         #expect(!folder.files.joined().contains("abc123"))
     }
 
+    /// A recording of error answers says so: often the client forgot its credentials.
+    @Test func theSummaryNamesRecordedErrorAnswers() throws {
+        let folder = try RecordingFolder()
+        let recorder = try StubRecorder(directory: folder.url)
+        recorder.record(exchange("/", status: 401, headers: [HTTPHeader(name: "WWW-Authenticate", value: "Bearer")], body: "no"))
+        recorder.record(exchange("/ok", body: "fine"))
+        #expect(recorder.summary.errorAnswers == ["root.json": 401])
+        #expect(recorder.summary.description.contains("1 recorded answer is an error: root.json (401); a 401 or 403 usually means the client sent no credentials"), "\(recorder.summary)")
+    }
+
     @Test func binaryBodiesAndXMLStubsServeTheSameBytes() throws {
         let folder = try RecordingFolder()
         let recorder = try StubRecorder(directory: folder.url, options: RecordingOptions(format: .xml))
