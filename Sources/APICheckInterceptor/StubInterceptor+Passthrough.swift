@@ -5,25 +5,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One request an interceptor sent to the real network and the whole answer it got back.
-public struct PassthroughExchange: Sendable {
-    /// The request as the client made it (method, URL, headers, body).
-    public var request: StubRequest
-    /// Status, headers and the whole body as the client gets them. Hop-by-hop headers and
-    /// `Content-Encoding` are left out: `URLSession` hands over bodies already decoded.
-    public var response: UpstreamResponse
-    /// `scheme://host[:port]` of the request's URL (default ports left out).
-    public var origin: String
-    public var date: Date
-
-    public init(request: StubRequest, response: UpstreamResponse, origin: String, date: Date = Date()) {
-        self.request = request
-        self.response = response
-        self.origin = origin
-        self.date = date
-    }
-}
-
 /// Sees what the real network answered the requests an interceptor passed through
 /// (``StubInterceptor/Options/passthroughObserver``). `APICheckTesting` records them as stub files
 /// with one; the interceptor itself knows nothing of recording.
@@ -31,7 +12,7 @@ public protocol PassthroughObserver: Sendable {
     /// Called once per request that got a whole HTTP answer, from a background task, before the
     /// client receives the answer (so what it does is done when the client's `await` returns).
     /// Not called when the request failed (no connection, timeout, cancelled).
-    func passedThrough(_ exchange: PassthroughExchange)
+    func passedThrough(_ exchange: RecordedExchange)
 }
 
 extension StubInterceptor {
@@ -49,10 +30,12 @@ extension StubInterceptor {
             let (data, response) = try await realNetwork.data(for: forwarded)
             guard let http = response as? HTTPURLResponse else { return Delivery(content: .failure(URLError(.badServerResponse)), delay: 0) }
             if let observer = options.passthroughObserver, let url = request.url {
-                let exchange = PassthroughExchange(
+                // Status, headers and the whole body as the client gets them; hop-by-hop headers and
+                // `Content-Encoding` left out (URLSession hands over bodies already decoded).
+                let exchange = RecordedExchange(
                     request: StubRequest(method: request.httpMethod ?? "GET", url: url, headers: Self.headers(of: request), body: body),
                     response: UpstreamResponse(status: http.statusCode, headers: Self.recordableHeaders(of: http), body: data),
-                    origin: StubResponder.origin(of: url))
+                    upstream: StubResponder.origin(of: url))
                 observer.passedThrough(exchange)
             }
             return Delivery(content: .response(http, data), delay: 0)

@@ -1,4 +1,5 @@
 import APICheckInterceptor
+import APICheckModel
 import APICheckRecording
 import Foundation
 import Logging
@@ -23,8 +24,8 @@ final class StubRecordingObserver: PassthroughObserver {
         self.logger = logger
     }
 
-    func passedThrough(_ exchange: PassthroughExchange) {
-        recorder.record(RecordedExchange(request: exchange.request, response: exchange.response, upstream: exchange.origin, date: exchange.date))
+    func passedThrough(_ exchange: RecordedExchange) {
+        recorder.record(exchange)
     }
 
     /// Logs the summary, once: when the helper's test ends, or else when the interceptor goes.
