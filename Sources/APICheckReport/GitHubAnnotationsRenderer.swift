@@ -35,7 +35,8 @@ public struct GitHubAnnotationsRenderer: ReportRenderer {
             message += "\nreproduce: \(defect.reproduction)"
             lines.append(
                 command(
-                    defect.severity == .error ? "error" : "warning", title: "\(defect.rule): \(defect.title) (\(defect.count))", message: message))
+                    defect.severity == .error ? "error" : "warning", title: "\(defect.rule): \(defect.title) (\(defect.count))", message: message,
+                    file: report.command == .verify ? shown.first.flatMap { Self.stubLocation($0) } : nil))
         }
         if let baseline = report.baseline, !baseline.stale.isEmpty {
             let entries = baseline.stale.map { "\($0.rule) \($0.method) \($0.url) [\($0.fingerprint)]" }
@@ -57,9 +58,19 @@ public struct GitHubAnnotationsRenderer: ReportRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func command(_ name: String, title: String, message: String) -> String {
+    private func command(_ name: String, title: String, message: String, file: (path: String, line: Int)? = nil) -> String {
         let title = Escaping.visibleControlCharactersExceptNewlines(title)
         let message = Escaping.visibleControlCharactersExceptNewlines(message)
-        return "::\(name) title=\(Escaping.githubProperty(title))::\(Escaping.githubData(message))"
+        // A verify drift annotates the stub file it concerns, so the pull request shows it there.
+        let location = file.map { "file=\(Escaping.githubProperty($0.path)),line=\($0.line)," } ?? ""
+        return "::\(name) \(location)title=\(Escaping.githubProperty(title))::\(Escaping.githubData(message))"
+    }
+
+    /// `stubs/orders.json:3:5` (a verify finding's referrer) → (`stubs/orders.json`, 3).
+    static func stubLocation(_ finding: Finding) -> (path: String, line: Int)? {
+        guard finding.relPath.isEmpty, let referrer = finding.referrer, !referrer.contains("://") else { return nil }
+        let parts = referrer.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let line = Int(parts[parts.count - 2]), Int(parts[parts.count - 1]) != nil else { return nil }
+        return (parts.dropLast(2).joined(separator: ":"), line)
     }
 }

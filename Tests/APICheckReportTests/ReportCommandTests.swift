@@ -8,7 +8,7 @@ import Testing
     private func verifyReport() -> CrawlReport {
         var report = CrawlReport(
             tool: ToolInfo(version: "1.2.3"), root: "https://api.example.com", startTime: Date(timeIntervalSince1970: 0), duration: .seconds(1),
-            findings: [Finding(rule: .driftStatus, url: "https://api.example.com/orders/42", rel: "orders/42.json", message: "expected 200, saw 404")])
+            findings: [Finding(rule: .driftStatus, url: "https://api.example.com/orders/42", rel: "orders/42.json", referrer: "stubs/orders/42.json:1:1", message: "expected 200, saw 404")])
         report.command = .verify
         return report
     }
@@ -31,6 +31,9 @@ import Testing
         let sarif = SARIFReportRenderer().render(report)
         #expect(sarif.contains(#""id" : "drift-status""#) || sarif.contains(#""id": "drift-status""#))
         #expect(!sarif.contains("\"link-resolves\""))
+        let github = GitHubAnnotationsRenderer().render(report)
+        #expect(github.hasPrefix("::error file=stubs/orders/42.json,line=1,title=drift-status"), "annotated on the stub file: \(github)")
+        #expect(text.contains("GET /orders/42 (stub stubs/orders/42.json:1:1)"), "\(text)")
     }
 
     @Test func theCommandSurvivesJSONAndRefusesMixedMerges() throws {
