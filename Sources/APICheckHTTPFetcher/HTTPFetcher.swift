@@ -58,7 +58,9 @@ public struct HTTPFetcher: CrawlFetcher {
         let start = ContinuousClock.now
         do {
             let response = try await client.execute(outgoing, timeout: deadline, logger: logger)
-            let headers = Self.decodedHeaders(response.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+            let received = response.headers.map { HTTPHeader(name: $0.name, value: $0.value) }
+            // A HEAD answer has no body to decode: its headers describe the GET's.
+            let headers = request.method == "HEAD" ? received : Self.decodedHeaders(received)
             var body = Data()
             var truncated = false
             if request.method != "HEAD" {

@@ -5,10 +5,11 @@ import Foundation
 /// Sends what a proxy received to the real API and returns its answer whole: the recording
 /// proxy's and spy mode's upstream client.
 ///
-/// Nothing is followed or decoded on the way: redirects come back to the client as they are (a
-/// redirect to another host is the client's business, never fetched here), `Accept-Encoding` is
-/// not forwarded so the body arrives as the API's identity encoding and is recorded readable,
-/// hop-by-hop headers are dropped both ways, and `Host` names the upstream. The body is bounded
+/// Nothing is followed on the way: redirects come back to the client as they are (a redirect to
+/// another host is the client's business, never fetched here). The client's `Accept-Encoding` is
+/// not forwarded; the fetcher asks for gzip and deflate itself and decodes them (dropping the
+/// `Content-Encoding` it decoded), so the client and the recording get readable bytes.
+/// Hop-by-hop headers are dropped both ways, and `Host` names the upstream. The body is bounded
 /// (an answer over the limit is an error, not a truncated body passed on as complete), and so is
 /// the whole exchange in time (``timeout``), whatever the upstream does.
 public struct UpstreamForwarder: Sendable {

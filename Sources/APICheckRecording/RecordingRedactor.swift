@@ -49,12 +49,35 @@ struct RecordingRedactor: Sendable {
         return HTTPHeader(name: header.name, value: value)
     }
 
-    /// `name=value; Path=/` → `name=REDACTED; Path=/`.
+    /// `name=value; Path=/` → `name=REDACTED; Path=/`. Foundation joins repeated `Set-Cookie`
+    /// fields with `, ` (`sid=a; Path=/, csrf=b`): every cookie in such a value is masked. A
+    /// cookie starts after `, ` with `token=`; an `Expires` date's `, ` is followed by a day.
     static func maskedCookie(_ value: String) -> String {
+        var pieces: [Substring] = []
+        var start = value.startIndex
+        var search = value.startIndex
+        while let comma = value.range(of: ", ", range: search..<value.endIndex) {
+            let next = value[comma.upperBound...]
+            if let equals = next.firstIndex(of: "="), equals != next.startIndex, next[..<equals].allSatisfy(isTokenCharacter) {
+                pieces.append(value[start..<comma.lowerBound])
+                start = comma.upperBound
+            }
+            search = comma.upperBound
+        }
+        pieces.append(value[start...])
+        return pieces.map(maskedSingleCookie).joined(separator: ", ")
+    }
+
+    private static func maskedSingleCookie(_ value: Substring) -> String {
         let parts = value.split(separator: ";", omittingEmptySubsequences: false)
         guard let first = parts.first, let equals = first.firstIndex(of: "=") else { return Redaction.mask }
         let masked = first[...equals] + Redaction.mask
         return ([String(masked)] + parts.dropFirst().map(String.init)).joined(separator: ";")
+    }
+
+    /// RFC 9110 `tchar`: what a cookie name is made of.
+    private static func isTokenCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || "!#$%&'*+-.^_`|~".contains(character))
     }
 
     /// A text body with known secrets and credential-bearing URL parameters masked, and the

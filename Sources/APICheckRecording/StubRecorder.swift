@@ -39,6 +39,9 @@ public final class StubRecorder: Sendable {
         var answers: [String: Set<Int>] = [:]
     }
 
+    /// How many raw answers per stub file the fast path remembers.
+    static let rememberedAnswersPerStub = 16
+
     /// A recorder writing into `directory` (created if needed).
     public init(directory: URL, options: RecordingOptions = RecordingOptions(), logger: Logger = Logger(label: "apicheck.record")) throws(RecordingError) {
         let sensitive = options.matchHeaders.filter { RecordingRedactor(options: options).isSensitive(header: $0) }
@@ -73,7 +76,10 @@ public final class StubRecorder: Sendable {
         let stubPath = Self.relativePath(for: exchange.request, options: options)
         var hasher = Hasher()
         hasher.combine(exchange.response.status)
-        hasher.combine(exchange.response.headers)
+        // Only what a stub keeps: a changing Date (or a hop-by-hop header) is not a new answer.
+        for header in exchange.response.headers where !header.name.caseInsensitiveEquals("Date") && !UpstreamResponse.isHopByHop(header.name) {
+            hasher.combine(header)
+        }
         hasher.combine(exchange.response.body)
         let answer = hasher.finalize()
         return state.withLock { state in
@@ -84,7 +90,10 @@ public final class StubRecorder: Sendable {
             }
             let outcome = write(exchange, method: method, state: &state)
             switch outcome {
-            case .written, .appended, .repeated: state.answers[stubPath, default: []].insert(answer)
+            case .written, .appended, .repeated:
+                // Bounded: a long-running proxy sees ever new answers (request ids, timestamps).
+                if state.answers[stubPath, default: []].count >= Self.rememberedAnswersPerStub { state.answers[stubPath] = [] }
+                state.answers[stubPath, default: []].insert(answer)
             default: break
             }
             state.summary.add(outcome)

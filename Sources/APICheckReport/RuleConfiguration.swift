@@ -60,15 +60,18 @@ public struct RuleConfiguration: Sendable, Hashable {
     }
 
     /// `findings` with this configuration's severities: findings of rules that are off are
-    /// dropped, and a rule set to another level than its default gives its findings that level.
-    /// A rule left at its default keeps each finding's own severity: a body over `--max-body` is
-    /// a `link-resolves` (or `drift-shape`) warning, a limit of the run rather than a broken
-    /// link, which the rule's default, error, would misstate. Applying twice changes nothing.
+    /// dropped, and the others take their rule's level, with one exception: at the rule's default
+    /// level, a finding below it keeps its own severity. A body over `--max-body` is a
+    /// `link-resolves` (or `drift-shape`) warning, a limit of the run rather than a broken link,
+    /// which the rule's default, error, would misstate; `--rule link-resolves=warning` or
+    /// `=error`… set explicitly to another level apply to it like to any finding. Re-applying with
+    /// another configuration (`report merge --rule …`) re-levels from the findings as written.
     public func apply(to findings: [Finding]) -> [Finding] {
         findings.compactMap { finding in
             guard let severity = severity(for: finding.rule) else { return nil }
             var finding = finding
-            if severity != finding.rule.defaultSeverity { finding.severity = severity }
+            let keepsOwn = severity == finding.rule.defaultSeverity && finding.severity < severity
+            if !keepsOwn { finding.severity = severity }
             return finding
         }
     }

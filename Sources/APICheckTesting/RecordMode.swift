@@ -15,8 +15,10 @@ import Logging
 /// (`replay`, `missing` or `all`), when set, wins over it, so a developer re-records without
 /// editing a test: `APICHECK_RECORD=missing swift test --filter CartTests`. It is read once, when
 /// a helper makes its interceptor, and any other value is an error
-/// (``RecordingSetupError/invalidEnvironmentValue(_:)``), not a silent replay. An empty stub folder
-/// with ``recordMissing`` is VCR's `:once`: the first run records, the next ones replay.
+/// (``RecordingSetupError/invalidEnvironmentValue(_:)``), not a silent replay. A test left at
+/// ``recordMissing`` still sends whatever no stub answers to the network on every run: set
+/// `APICHECK_RECORD=replay` in CI, or go back to ``replay`` in code once the recording is made, to
+/// keep the suite hermetic.
 public enum RecordMode: String, Sendable, Hashable, CaseIterable {
     /// Stubs answer; a request no stub answers fails (nothing reaches the network).
     case replay

@@ -177,7 +177,18 @@ struct CrawlCommand: AsyncParsableCommand {
         if let recorder, let recordTo {
             let output = Output(fileDescriptor: STDERR_FILENO)
             output.writeError("Recorded into \(recorder.directory.path): \(recorder.summary)")
-            if !recorder.summary.written.isEmpty { output.writeError("Replay it offline: apicheck crawl \(root) --stubs \(recordTo)") }
+            if !recorder.summary.written.isEmpty {
+                // A crawl limited by these recorded only what it fetched: a replay needs the same limits.
+                var limits: [String] = []
+                if let sample { limits.append("--sample \(sample)") }
+                if maxDepth != 32 { limits.append("--max-depth \(maxDepth)") }
+                if let shard { limits.append("--shard \(shard)") }
+                let hint = limits.isEmpty ? "" : " " + limits.joined(separator: " ")
+                output.writeError("Replay it offline: apicheck crawl \(root) --stubs \(recordTo)\(hint)")
+                if crawlReport.counts.linksSkipped > 0 {
+                    output.writeError("(\(crawlReport.counts.linksSkipped) links were not followed, so their answers were not recorded.)")
+                }
+            }
         }
         let writing = ContinuousClock.now
         let code = try report.emit(crawlReport, redaction: options.redaction)

@@ -7,8 +7,9 @@ import Foundation
 /// written down as a stub file, so that `crawl --stubs DIR` replays the same crawl.
 ///
 /// Answers are recorded as the crawl received them. What cannot be replayed faithfully is left
-/// out and counted in the summary: bodies cut at `--max-body`, and answers from other origins
-/// (`--allow-host`), whose links `{{baseURL}}` cannot name.
+/// out and counted in the summary: bodies cut at `--max-body`, answers from other origins
+/// (`--allow-host`), whose links `{{baseURL}}` cannot name, and 429/503 answers, which the crawl
+/// retries (a recording of them would replay "busy" forever).
 struct RecordingCrawlFetcher<Base: CrawlFetcher>: CrawlFetcher {
     let base: Base
     let recorder: StubRecorder
@@ -34,6 +35,10 @@ struct RecordingCrawlFetcher<Base: CrawlFetcher>: CrawlFetcher {
         }
         guard !response.isTruncated else {
             return recorder.skip("\(target): the body is longer than --max-body; raise it to record this answer")
+        }
+        // The crawl retries these (Retry-After): the answer worth keeping is the one after.
+        guard response.status != 429, response.status != 503 else {
+            return recorder.skip("\(target): answered \(response.status) (busy); the crawl retries it, and a busy answer is not recorded")
         }
         recorder.record(
             RecordedExchange(

@@ -119,6 +119,11 @@ struct VerifyCommand: AsyncParsableCommand {
         guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
             throw ValidationError("--root '\(root)' is not a path such as /v2/ or a URL on --against.")
         }
+        // The coverage crawl compares what it reaches with --against's stubs, and sends the
+        // credentials there: another origin would be both wrong and a leak.
+        guard RecordingCrawlFetcher<StubSetFetcher>.origin(of: url) == origin else {
+            throw ValidationError("--root '\(root)' is not on --against (\(origin)); give a path such as /v2/.")
+        }
         return url
     }
 

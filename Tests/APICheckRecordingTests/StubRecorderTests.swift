@@ -208,6 +208,13 @@ private func text(_ reply: StubReply) -> String {
         #expect(recorder.summary.description.contains("1 recorded answer is an error: root.json (401); a 401 or 403 usually means the client sent no credentials"), "\(recorder.summary)")
     }
 
+    /// Foundation joins repeated Set-Cookie fields with ", ": every cookie in them is masked,
+    /// and an Expires date's comma does not start a cookie.
+    @Test func everyCookieOfAJoinedSetCookieIsMasked() {
+        let joined = "sid=s3cret-1; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT, csrf=s3cret-2; HttpOnly"
+        #expect(RecordingRedactor.maskedCookie(joined) == "sid=REDACTED; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT, csrf=REDACTED; HttpOnly")
+    }
+
     @Test func binaryBodiesAndXMLStubsServeTheSameBytes() throws {
         let folder = try RecordingFolder()
         let recorder = try StubRecorder(directory: folder.url, options: RecordingOptions(format: .xml))

@@ -70,3 +70,30 @@ import Testing
         #expect(Finding(rule: .typeSyntax, severity: .error, url: "u", message: "m").severity == .error)
     }
 }
+
+/// A limit's warning stays a warning at the rule's default level; any level set explicitly, or
+/// set back to the default, re-levels findings.
+@Suite struct RuleLevelApplicationTests {
+    private let limit = Finding(rule: .linkResolves, severity: .warning, url: "https://h/big", message: "the body is larger than the crawl reads (--max-body)")
+    private let syntax = Finding(rule: .typeSyntax, severity: .error, url: "https://h/x", message: "m")
+
+    @Test func aLimitWarningStaysAWarningAtTheDefaultLevel() {
+        #expect(RuleConfiguration().apply(to: [limit]).map(\.severity) == [.warning])
+        #expect(RuleConfiguration().apply(to: RuleConfiguration().apply(to: [limit])).map(\.severity) == [.warning], "applying twice changes nothing")
+    }
+
+    @Test func settingARuleBackToItsDefaultReLevelsItsFindings() throws {
+        var raised = RuleConfiguration()
+        try raised.apply("type-syntax=error")
+        let written = raised.apply(to: [syntax])
+        #expect(written.map(\.severity) == [.error])
+        // `report merge --rule type-syntax=warning` on that report: the configuration and the
+        // findings agree again.
+        var lowered = RuleConfiguration()
+        try lowered.apply("type-syntax=warning")
+        #expect(lowered.apply(to: written).map(\.severity) == [.warning])
+        var off = RuleConfiguration()
+        try off.apply("link-resolves=off")
+        #expect(off.apply(to: [limit]).isEmpty)
+    }
+}

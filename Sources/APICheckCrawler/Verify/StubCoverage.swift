@@ -35,6 +35,15 @@ public enum StubCoverage {
             var covered = false
             var reachesFirst = false
         }
+        // Routes: the stubs with what a crawl cannot know of the app's request set aside; matched
+        // by the one matcher (not guessed from near misses).
+        let routes = StubSet(stubs.stubs.map { stub in
+            var route = stub
+            route.request.headers = []
+            route.request.body = []
+            route.request.origin = nil
+            return route
+        })
         var kinds: [String: Kind] = [:]
         var order: [String] = []
         var firstReach: [String: CheckedLink] = [:]
@@ -42,7 +51,7 @@ public enum StubCoverage {
         for check in crawl.checks where check.outcome.wasChecked && (200..<400).contains(check.statusCode ?? 0) && check.url.hasPrefix(origin) {
             guard let url = URL(string: check.url) else { continue }
             let resource = check.method + " " + check.url
-            let covered = answered[resource] ?? answers(stubs, StubRequest(method: check.method, url: url))
+            let covered = answered[resource] ?? answers(routes, StubRequest(method: check.method, url: url))
             answered[resource] = covered
             let shape = RelPath.shape(check.relPath)
             if kinds[shape] == nil {
@@ -75,19 +84,9 @@ public enum StubCoverage {
         }
     }
 
-    /// Whether a stub answers `request` on method, path and query.
-    static func answers(_ stubs: StubSet, _ request: StubRequest) -> Bool {
-        switch stubs.match(request) {
-        case .matched: return true
-        case .unmatched(let report):
-            return report.nearMisses.contains { miss in
-                miss.differences.allSatisfy { difference in
-                    switch difference {
-                    case .method, .path, .query: false
-                    case .header, .body, .origin, .scenario, .condition: true
-                    }
-                }
-            }
-        }
+    /// Whether a route answers `request` (on method, path and query; any scenario competes).
+    static func answers(_ routes: StubSet, _ request: StubRequest) -> Bool {
+        if case .matched = routes.match(request) { return true }
+        return false
     }
 }

@@ -83,7 +83,17 @@ public struct StubVerifier: Sendable {
         var failures: [String: Int] = [:]
         for stub in stubs.stubs {
             switch request(for: stub) {
-            case .request(let request): pending.append((stub, request))
+            case .request(let request):
+                // The stub side of the comparison is what the set answers: when another stub answers
+                // this request first, comparing would report drift against the wrong file.
+                let probe = StubRequest(method: request.method, url: request.url, headers: request.headers, body: request.body)
+                if case .matched(let answering) = stubs.match(probe), answering.stub.id != stub.id {
+                    checks.append(CheckedLink(
+                        method: request.method, url: options.redaction.url(request.url.absoluteString), rel: stub.name, referrer: stub.source.description,
+                        outcome: .notChecked(reason: "another stub answers this request first: \(answering.stub.name) (\(answering.stub.source))")))
+                    continue
+                }
+                pending.append((stub, request))
             case .unverifiable(let reason):
                 checks.append(CheckedLink(
                     method: stub.request.method ?? "GET", url: options.redaction.url(options.origin + stub.request.path.text), rel: stub.name,
@@ -122,7 +132,13 @@ public struct StubVerifier: Sendable {
                     let message = "the live API gave no answer: \(options.redaction.text(error.description))"
                     // An API that is down fails every request the same way: one error, counted.
                     failures[message, default: 0] += 1
-                    if failures[message] == 1 { errors.append(CrawlProblem(message: message, url: url)) }
+                    // One error per failure, naming the first URL in order (not the first to fail),
+                    // so the report is the same at any --concurrency.
+                    if let index = errors.firstIndex(where: { $0.message == message }) {
+                        if url < (errors[index].url ?? url) { errors[index].url = url }
+                    } else {
+                        errors.append(CrawlProblem(message: message, url: url))
+                    }
                     checks.append(CheckedLink(method: request.method, url: url, rel: stub.name, referrer: stub.source.description, outcome: .notChecked(reason: message)))
                     verified.append(Verified(stub: stub, request: request, live: nil, drifts: []))
                 case .success(let response):
@@ -132,7 +148,9 @@ public struct StubVerifier: Sendable {
                         let challenge = response.headers.value(named: "WWW-Authenticate")
                     {
                         let reason = "needs credentials: \(response.status) with WWW-Authenticate: \(challenge) (pass --header or --header-from-env)"
-                        if !errors.contains(where: { $0.message.hasPrefix("the live API needs credentials") }) {
+                        if let index = errors.firstIndex(where: { $0.message.hasPrefix("the live API needs credentials") }) {
+                            if url < (errors[index].url ?? url) { errors[index].url = url }
+                        } else {
                             errors.append(CrawlProblem(
                                 message: "the live API needs credentials (\(response.status), WWW-Authenticate: \(challenge)): pass them with --header 'Authorization: …' or --header-from-env",
                                 url: url))
