@@ -35,7 +35,7 @@ extension StubInterceptor {
                 let exchange = RecordedExchange(
                     request: StubRequest(method: request.httpMethod ?? "GET", url: url, headers: Self.headers(of: request), body: body),
                     response: UpstreamResponse(status: http.statusCode, headers: Self.recordableHeaders(of: http), body: data),
-                    upstream: StubResponder.origin(of: url))
+                    upstream: OriginRewriter.origin(of: url))
                 observer.passedThrough(exchange)
             }
             return Delivery(content: .response(http, data), delay: 0)

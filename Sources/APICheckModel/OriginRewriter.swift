@@ -55,6 +55,17 @@ public struct OriginRewriter: Sendable, Hashable {
     }
 
     /// `scheme://host[:port]` with scheme and host lower-cased and no trailing slash.
+    /// `scheme://host[:port]` of `url` (lower-cased, default ports left out): the `baseURL`
+    /// templates see, and what two URLs must share to be of the same origin. Equal to
+    /// ``normalizedOrigin(_:)`` of the same origin written as text.
+    public static func origin(of url: URL) -> String {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return "" }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
+        let bracketed = host.utf8.contains(UInt8(ascii: ":")) && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(scheme)://\(bracketed)\(port)"
+    }
+
     public static func normalizedOrigin(_ text: String) throws(OriginError) -> String {
         var rest = Substring(text)
         if rest.hasSuffix("/") { rest = rest.dropLast() }
@@ -66,7 +77,12 @@ public struct OriginRewriter: Sendable, Hashable {
         guard !authority.contains(where: { "/?#@ \t\r\n\"'<>\\".contains($0) }) else {
             throw OriginError(text: text, reason: "an origin has no path, query, user or spaces")
         }
-        return "\(scheme)://\(authority.lowercased())"
+        var normalized = authority.lowercased()
+        // As `origin(of:)` writes it: `http://x:80` and `http://x` are one origin.
+        for (defaultScheme, suffix) in [("http", ":80"), ("https", ":443")] where scheme == defaultScheme && normalized.hasSuffix(suffix) {
+            normalized.removeLast(suffix.count)
+        }
+        return "\(scheme)://\(normalized)"
     }
 
     // MARK: Rewriting

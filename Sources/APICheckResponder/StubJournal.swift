@@ -176,7 +176,7 @@ public struct JournalEntry: Sendable {
         /// `scheme://host[:port]`: the `baseURL` templates see.
         public var origin: String {
             switch self {
-            case .url(let url): StubResponder.origin(of: url)
+            case .url(let url): OriginRewriter.origin(of: url)
             case .target(let origin, _): origin
             }
         }

@@ -300,18 +300,6 @@ public final class StubResponder: Sendable {
     }
 }
 
-extension StubResponder {
-    /// `scheme://host[:port]` of `url` (lower-cased, default ports left out): the `baseURL`
-    /// templates see, and what two URLs must share to be of the same origin.
-    public static func origin(of url: URL) -> String {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return "" }
-        let defaultPort = scheme == "https" ? 443 : 80
-        let port = url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
-        let bracketed = host.utf8.contains(UInt8(ascii: ":")) && !host.hasPrefix("[") ? "[\(host)]" : host
-        return "\(scheme)://\(bracketed)\(port)"
-    }
-}
-
 /// How unmatched requests are answered.
 public enum UnmatchedPolicy: Sendable, Hashable {
     /// With the near-miss report (404 over HTTP, a `URLError` in-process).

@@ -212,7 +212,7 @@ struct CrawlCommand: AsyncParsableCommand {
 
     /// The root's origin, which recorded stubs name `{{baseURL}}`.
     private func recordedOrigin() throws -> String {
-        guard let url = URL(string: root), let origin = RecordingCrawlFetcher<StubSetFetcher>.origin(of: url) else {
+        guard let url = URL(string: root), case let origin = OriginRewriter.origin(of: url), !origin.isEmpty else {
             throw ValidationError("'\(root)' has no origin to record.")
         }
         return origin

@@ -30,7 +30,7 @@ struct RecordingCrawlFetcher<Base: CrawlFetcher>: CrawlFetcher {
 
     private func record(_ request: FetchRequest, _ response: FetchedResponse) {
         let target = "\(request.method) \(request.url.absoluteString)"
-        guard Self.origin(of: request.url) == origin else {
+        guard OriginRewriter.origin(of: request.url) == origin else {
             return recorder.skip("\(target): another origin than the root's")
         }
         guard !response.isTruncated else {
@@ -44,12 +44,5 @@ struct RecordingCrawlFetcher<Base: CrawlFetcher>: CrawlFetcher {
             RecordedExchange(
                 request: StubRequest(method: request.method, url: request.url, headers: request.headers, body: request.body),
                 response: UpstreamResponse(status: response.status, headers: response.headers, body: response.body), upstream: origin))
-    }
-
-    /// `scheme://host[:port]` of `url`, as ``OriginRewriter/normalizedOrigin(_:)`` writes it.
-    static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme, let host = url.host(percentEncoded: true) else { return nil }
-        let authority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        return try? OriginRewriter.normalizedOrigin("\(scheme)://\(authority)\(url.port.map { ":\($0)" } ?? "")")
     }
 }

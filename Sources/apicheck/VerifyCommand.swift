@@ -121,7 +121,7 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         // The coverage crawl compares what it reaches with --against's stubs, and sends the
         // credentials there: another origin would be both wrong and a leak.
-        guard RecordingCrawlFetcher<StubSetFetcher>.origin(of: url) == origin else {
+        guard OriginRewriter.origin(of: url) == origin else {
             throw ValidationError("--root '\(root)' is not on --against (\(origin)); give a path such as /v2/.")
         }
         return url

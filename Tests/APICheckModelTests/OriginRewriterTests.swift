@@ -66,3 +66,16 @@ import Testing
         #expect(!OriginRewriter.isText(contentType: nil, isUTF8: false))
     }
 }
+
+/// One notion of origin: a URL's and one written as text agree, default ports left out.
+@Suite struct OriginTests {
+    @Test(arguments: [
+        ("http://API.example.com:80/x?y", "http://api.example.com:80"), ("https://h:443/", "https://h"), ("http://h:8080/a", "http://h:8080"),
+        ("http://[::1]:3000/", "http://[::1]:3000"),
+    ])
+    func aURLsOriginIsItsNormalizedOrigin(url: String, written: String) throws {
+        let origin = OriginRewriter.origin(of: try #require(URL(string: url)))
+        #expect(origin == (try OriginRewriter.normalizedOrigin(written)))
+        #expect(!origin.hasSuffix(":80") && !origin.hasSuffix(":443"))
+    }
+}

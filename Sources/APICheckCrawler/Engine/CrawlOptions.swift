@@ -9,7 +9,7 @@ import Synchronization
 public struct CrawlOptions: Sendable {
     /// Where the crawl starts. Only its origin is crawled unless ``allowedHosts`` names others.
     public var root: URL {
-        didSet { rootOrigin = StubResponder.origin(of: root) }
+        didSet { rootOrigin = OriginRewriter.origin(of: root) }
     }
     /// `root`'s origin, computed once: every discovered link is compared with it.
     private var rootOrigin: String
@@ -67,7 +67,7 @@ public struct CrawlOptions: Sendable {
         self.sendsHeadersToAllowedHosts = sendsHeadersToAllowedHosts
         self.interruption = interruption
         self.root = root
-        self.rootOrigin = StubResponder.origin(of: root)
+        self.rootOrigin = OriginRewriter.origin(of: root)
         self.headers = headers
         self.variables = variables
         self.maximumDepth = maximumDepth
@@ -93,7 +93,7 @@ public struct CrawlOptions: Sendable {
     /// them, and `--allow-host` origins when asked; never another host a redirect leads to.
     func headers(for url: URL) -> [HTTPHeader] {
         guard !headers.isEmpty else { return [] }
-        if StubResponder.origin(of: url) == rootOrigin { return headers }
+        if OriginRewriter.origin(of: url) == rootOrigin { return headers }
         if sendsHeadersToAllowedHosts, let host = url.host?.lowercased(), allowedHosts.contains(host) { return headers }
         return []
     }
@@ -106,7 +106,7 @@ public struct CrawlOptions: Sendable {
             return false
         }
         if allowedHosts.contains(host) { return true }
-        return StubResponder.origin(of: url) == rootOrigin
+        return OriginRewriter.origin(of: url) == rootOrigin
     }
 }
 
