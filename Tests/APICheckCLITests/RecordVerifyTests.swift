@@ -177,6 +177,33 @@ import FoundationNetworking
         #expect(upstream.stop() == 0)
     }
 
+    /// `crawl --record` with a credential: an answer that echoes it is recorded masked, and the
+    /// credential itself is in no file or file name.
+    @Test func crawlRecordKeepsTheCrawlsCredentialOffTheDisk() throws {
+        let upstreamStubs = try Folder()
+        try upstreamStubs.write("root.json", #"""
+            {"request": {"path": "/"}, "response": {"status": 200, "headers": {"Content-Type": "application/hal+json"},
+              "body": {"_links": {"self": {"href": "/"}, "me": {"href": "/me"}}}}}
+            """#)
+        try upstreamStubs.write("me.json", #"{"request": {"path": "/me"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "template": "me.json.mustache"}}"#)
+        try upstreamStubs.write("me.json.mustache", #"{"you sent": "{{request.headers.authorization}}"}"#)
+        let upstream = try ServeProcess([upstreamStubs.path, "--port", "0"])
+        try upstream.waitUntilListening()
+        let recording = try Folder()
+        let crawl = try CLI.run(["crawl", upstream.baseURL + "/", "--header", "Authorization: Bearer crawl-secret-4242", "--record", recording.path])
+        #expect(crawl.status == 0, "\(crawl.stdout) \(crawl.stderr)")
+        let written = try FileManager.default.subpathsOfDirectory(atPath: recording.path)
+        #expect(written.contains("me.json"), "\(written)")
+        let everything = try written.map { name -> String in
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: recording.url.appendingPathComponent(name).path, isDirectory: &isFolder)
+            return isFolder.boolValue ? name : try String(contentsOf: recording.url.appendingPathComponent(name), encoding: .utf8) + name
+        }.joined()
+        #expect(!everything.contains("crawl-secret-4242"), "the credential reached the disk")
+        #expect(everything.contains("REDACTED"), "the echo is masked, not dropped")
+        #expect(upstream.stop() == 0)
+    }
+
     /// Spy mode: stubs answer what they match, the rest goes upstream, and the journal says which.
     @Test func spyModeSendsOnlyUnmatchedRequestsUpstream() async throws {
         let upstream = try ServeProcess(["stubs/hal-shop", "--port", "0"])
