@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
-# Issue #5's figures, on 127.0.0.1 only:
+# Crawl figures (issue #18's scaling curve), on 127.0.0.1 only, release build.
 #
-#   1. A generated hypermedia graph of 10,000 resources (~5 links each) served by `apicheck serve`;
-#      the server's own ceiling measured with `wrk -t2 -c64` on one of its resources; then
-#      `apicheck crawl --concurrency 64` of the whole graph: resources/s, requests/s, the ratio of
-#      the crawl's request rate to the ceiling (target ≥ 0.5) and the crawl's peak RSS (≤ 150 MB).
-#   2. The in-memory crawl (`--stubs`, no sockets) of 100,000 resources: time and peak RSS.
+# For each size in RESOURCES (default "10000 100000 1000000"; e.g. RESOURCES=100000 runs one):
+#   1. a generated hypermedia graph of that many resources (~5 links each,
+#      scripts/generate-graph-stubs.py) served by `apicheck serve`;
+#   2. the ceilings, same run: `wrk -t2 -c64` on one resource (the server's), and the crawl's own
+#      HTTP client alone fetching every resource once (`apicheck-bench client`);
+#   3. the live crawl at --concurrency 64 (ROUNDS rounds at the smallest size, 1 above): time end
+#      to end (start to report written), time fetching, resources/s, peak RSS of the crawler;
+#   4. the in-memory crawl (--stubs, no sockets, loading included) of the same graph: time,
+#      resources/s, peak RSS.
+# Then a table against issue #18's targets: live 10k crawl / client ceiling ≥ 0.6; in-memory 100k
+# ≥ 50,000 resources/s and ≤ 250 MB; live 1M crawler ≤ 300 MB; live RSS from 100k to 1M ≤ 2×.
+# Sizes not run show as "-". The 1,000,000 size takes minutes and, until the crawl's memory is
+# bounded, several GB.
 #
-# A second peer, measured in the same run: the crawl's own HTTP client (HTTPFetcher on
-# AsyncHTTPClient) fetching every resource once with nothing else to do (`apicheck-bench client`).
-#
-# Environment: RESOURCES (10000), MEMORY_RESOURCES (100000), CONCURRENCY (64), DURATION (5s), ROUNDS (3),
-# SCRATCH_PATH (the swift build folder, default .build). Installs wrk from Debian's packages when
-# it is missing.
+# Environment: RESOURCES, ROUNDS (3), CONCURRENCY (64), DURATION (5s, wrk), SCRATCH_PATH (.build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-RESOURCES=${RESOURCES:-10000}
-MEMORY_RESOURCES=${MEMORY_RESOURCES:-100000}
+RESOURCES=${RESOURCES:-"10000 100000 1000000"}
 CONCURRENCY=${CONCURRENCY:-64}
 DURATION=${DURATION:-5s}
 ROUNDS=${ROUNDS:-3}
@@ -43,74 +45,87 @@ cleanup() {
 }
 trap cleanup EXIT
 
-python3 scripts/generate-graph-stubs.py "$RESOURCES" "$WORK/graph" >&2
-"$APICHECK" serve "$WORK/graph" --port 0 --log-level warning > "$WORK/serve.out" 2> "$WORK/serve.err" &
-SERVER_PID=$!
-for _ in $(seq 1 200); do
-  [ -s "$WORK/serve.out" ] && break
-  sleep 0.05
-done
-URL=$(head -1 "$WORK/serve.out" | grep -o 'http://127\.0\.0\.1:[0-9]*' || true)
-[ -n "$URL" ] || { echo "apicheck serve did not start:" >&2; cat "$WORK/serve.err" >&2; exit 2; }
-case "$URL" in http://127.0.0.1:*) ;; *) echo "refusing to benchmark $URL: loopback only" >&2; exit 2 ;; esac
+SMALLEST=$(echo $RESOURCES | tr ' ' '\n' | sort -n | head -1)
+for SIZE in $RESOURCES; do
+  DIR="$WORK/$SIZE"
+  mkdir -p "$DIR"
+  python3 scripts/generate-graph-stubs.py "$SIZE" "$DIR/graph" >&2
+  "$APICHECK" serve "$DIR/graph" --port 0 --log-level warning > "$DIR/serve.out" 2> "$DIR/serve.err" &
+  SERVER_PID=$!
+  for _ in $(seq 1 2400); do [ -s "$DIR/serve.out" ] && break; sleep 0.05; done
+  URL=$(head -1 "$DIR/serve.out" | grep -o 'http://127\.0\.0\.1:[0-9]*' || true)
+  [ -n "$URL" ] || { echo "apicheck serve did not start:" >&2; cat "$DIR/serve.err" >&2; exit 2; }
+  case "$URL" in http://127.0.0.1:*) ;; *) echo "refusing to benchmark $URL: loopback only" >&2; exit 2 ;; esac
 
-echo "Server ceiling: wrk -t2 -c$CONCURRENCY -d$DURATION $URL/r/17" >&2
-CEILING=$(wrk -t2 -c"$CONCURRENCY" -d"$DURATION" "$URL/r/17" | awk '/Requests\/sec/ {print $2}')
+  echo "$SIZE: ceilings (wrk on one resource; the crawl's client alone over every resource)…" >&2
+  wrk -t2 -c"$CONCURRENCY" -d"$DURATION" "$URL/r/17" | awk '/Requests\/sec/ {print $2}' > "$DIR/wrk"
+  "$BENCH" client --root "$URL/" --resources "$SIZE" --concurrency "$CONCURRENCY" --rounds 1 \
+    | awk '/client-ceiling-requests-per-second/ {print $2}' > "$DIR/client"
 
-echo "Client ceiling: the crawl's HTTP client alone, every resource once, $CONCURRENCY in flight" >&2
-CLIENT=$("$BENCH" client --root "$URL/" --resources "$RESOURCES" --concurrency "$CONCURRENCY" --rounds 3 | awk '/client-ceiling-requests-per-second/ {print $2}')
+  rounds=$([ "$SIZE" = "$SMALLEST" ] && echo "$ROUNDS" || echo 1)
+  for round in $(seq 1 "$rounds"); do
+    echo "$SIZE: live crawl at --concurrency $CONCURRENCY (round $round of $rounds)…" >&2
+    START=$(date +%s.%N)
+    /usr/bin/time -f "%M" -o "$DIR/live-$round.rss" "$APICHECK" crawl "$URL/" --concurrency "$CONCURRENCY" --max-requests 10000000 \
+      --format json --output "$DIR/live-$round.json" --log-level debug 2> "$DIR/live-$round.log" || true
+    END=$(date +%s.%N)
+    echo "$START $END" > "$DIR/live-$round.time"
+  done
+  kill "$SERVER_PID" 2> /dev/null || true
+  wait "$SERVER_PID" 2> /dev/null || true
+  SERVER_PID=""
 
-# The crawl, ROUNDS times (the fastest counts; its RSS is the peak of all rounds). Wall time is
-# the whole process: start, crawl, rules, report written to a file.
-for round in $(seq 1 "$ROUNDS"); do
-  echo "Crawling $RESOURCES resources at --concurrency $CONCURRENCY (round $round of $ROUNDS)…" >&2
+  echo "$SIZE: in-memory crawl (--stubs)…" >&2
   START=$(date +%s.%N)
-  /usr/bin/time -f "%M" -o "$WORK/crawl-$round.rss" "$APICHECK" crawl "$URL/" --concurrency "$CONCURRENCY" --max-requests 1000000 \
-    --format json --output "$WORK/crawl-$round.json" --log-level debug 2> "$WORK/crawl-$round.log" || true
+  /usr/bin/time -f "%M" -o "$DIR/memory.rss" "$APICHECK" crawl http://localhost:3000/ --stubs "$DIR/graph" \
+    --concurrency "$CONCURRENCY" --max-requests 10000000 --format json --output "$DIR/memory.json" || true
   END=$(date +%s.%N)
-  echo "$START $END" > "$WORK/crawl-$round.time"
+  echo "$START $END" > "$DIR/memory.time"
+  rm -rf "$DIR/graph"
 done
-python3 - "$WORK" "$ROUNDS" "$CEILING" "$CLIENT" "$RESOURCES" << 'PY'
-import json, re, sys
-work, rounds, ceiling, client, expected = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
-runs = []
-for round in range(1, rounds + 1):
-    report = json.load(open(f"{work}/crawl-{round}.json"))
-    start, end = map(float, open(f"{work}/crawl-{round}.time").read().split())
-    log = open(f"{work}/crawl-{round}.log").read()
-    fetch = re.search(r"requests in ([0-9.]+) seconds", log)
-    runs.append((end - start, float(fetch.group(1)) if fetch else float("nan"), report["counts"], int(open(f"{work}/crawl-{round}.rss").read())))
-seconds, fetch_seconds, counts, _ = min(runs, key=lambda run: run[0])
-peak_kb = max(run[3] for run in runs)
-resources, requests = counts["resourcesFetched"], counts["requests"]
-rate, fetch_rate = requests / seconds, requests / fetch_seconds
-print(f"live crawl of {expected} resources over HTTP (apicheck serve, 127.0.0.1, --concurrency from the script), best of {rounds}")
-print(f"  {resources} resources, {requests} requests, {counts['linksFound']} links, {counts['errors']} errors: {seconds:.2f} s end to end (start to report written)")
-print(f"  {resources / seconds:,.0f} resources/s end to end; {fetch_rate:,.0f} requests/s while fetching ({fetch_seconds:.2f} s of it)")
-print(f"  server ceiling (wrk, same run):        {ceiling:,.0f} requests/s")
-print(f"  client ceiling (HTTPFetcher alone):     {client:,.0f} requests/s = {client / ceiling:.2f} of the server ceiling")
-verdict = "met" if rate / ceiling >= 0.5 else "MISSED"
-print(f"  crawl / server ceiling = {rate / ceiling:.3f} end to end, {fetch_rate / ceiling:.3f} while fetching (target ≥ 0.5: {verdict})")
-print(f"  crawl / client ceiling = {rate / client:.2f} end to end, {fetch_rate / client:.2f} while fetching")
-print(f"  peak RSS {peak_kb / 1024:.0f} MB over {rounds} rounds (target ≤ 150 MB: {'met' if peak_kb / 1024 <= 150 else 'MISSED'})")
-if resources < expected:
-    print(f"  WARNING: only {resources} of {expected} resources were fetched")
-PY
-kill "$SERVER_PID" 2> /dev/null || true
-wait "$SERVER_PID" 2> /dev/null || true
-SERVER_PID=""
 
-python3 scripts/generate-graph-stubs.py "$MEMORY_RESOURCES" "$WORK/graph-memory" >&2
-echo "Crawling $MEMORY_RESOURCES resources in memory (--stubs)…" >&2
-START=$(date +%s.%N)
-/usr/bin/time -f "%M" -o "$WORK/memory.rss" "$APICHECK" crawl http://localhost:3000/ --stubs "$WORK/graph-memory" \
-  --concurrency "$CONCURRENCY" --max-requests 1000000 --format json --output "$WORK/memory.json" || true
-END=$(date +%s.%N)
-python3 - "$WORK/memory.json" "$START" "$END" "$(cat "$WORK/memory.rss")" << 'PY'
-import json, sys
-report = json.load(open(sys.argv[1]))
-seconds = float(sys.argv[3]) - float(sys.argv[2])
-stats = report["counts"]
-print(f"in-memory crawl (--stubs, no sockets; loading included)")
-print(f"  {stats['resourcesFetched']} resources in {seconds:.2f} s ({stats['resourcesFetched'] / seconds:,.0f} resources/s), peak RSS {int(sys.argv[4]) / 1024:.0f} MB")
+python3 - "$WORK" "$RESOURCES" << 'PY'
+import json, os, re, sys
+work, sizes = sys.argv[1], [int(s) for s in sys.argv[2].split()]
+def number(path):
+    try: return float(open(path).read().strip())
+    except (OSError, ValueError): return float("nan")
+rows = {}
+for size in sizes:
+    d = f"{work}/{size}"
+    live = []
+    round = 1
+    while os.path.exists(f"{d}/live-{round}.json"):
+        report = json.load(open(f"{d}/live-{round}.json"))
+        start, end = map(float, open(f"{d}/live-{round}.time").read().split())
+        fetch = re.search(r"requests in ([0-9.]+) seconds", open(f"{d}/live-{round}.log").read())
+        live.append((end - start, float(fetch.group(1)) if fetch else float("nan"), report["counts"], number(f"{d}/live-{round}.rss") / 1024))
+        round += 1
+    seconds, fetching, counts, _ = min(live, key=lambda run: run[0])
+    memory = json.load(open(f"{d}/memory.json"))
+    mstart, mend = map(float, open(f"{d}/memory.time").read().split())
+    rows[size] = dict(
+        live_s=seconds, fetch_s=fetching, fetched=counts["resourcesFetched"], requests=counts["requests"],
+        live_rss=max(run[3] for run in live), wrk=number(f"{d}/wrk"), client=number(f"{d}/client"),
+        mem_s=mend - mstart, mem_fetched=memory["counts"]["resourcesFetched"], mem_rss=number(f"{d}/memory.rss") / 1024,
+        complete=memory.get("exitCode") != 2 and counts["resourcesFetched"] >= size)
+print(f"{'resources':>10} | {'live s':>7} {'fetching s':>10} {'res/s':>8} {'RSS MB':>7} | {'client req/s':>12} {'wrk req/s':>9} {'crawl/client':>12} | {'memory s':>8} {'res/s':>8} {'RSS MB':>7}")
+for size, r in rows.items():
+    print(f"{size:>10,} | {r['live_s']:>7.2f} {r['fetch_s']:>10.2f} {r['fetched'] / r['live_s']:>8,.0f} {r['live_rss']:>7.0f} | "
+          f"{r['client']:>12,.0f} {r['wrk']:>9,.0f} {r['requests'] / r['live_s'] / r['client']:>12.2f} | "
+          f"{r['mem_s']:>8.2f} {r['mem_fetched'] / r['mem_s']:>8,.0f} {r['mem_rss']:>7.0f}"
+          + ("" if r["complete"] else "   (incomplete: fewer resources than generated)"))
+def target(label, value, goal, ok):
+    shown = "-" if value is None else value
+    print(f"  {label:<58} {shown:>14}  target {goal:<12} {'-' if value is None else ('met' if ok else 'MISSED')}")
+print("Issue #18 targets:")
+r10, r100, r1m = rows.get(10000), rows.get(100000), rows.get(1000000)
+ratio = r10 and r10["requests"] / r10["live_s"] / r10["client"]
+target("live 10k, end to end / the crawl's own client ceiling", ratio and f"{ratio:.2f}", "≥ 0.6", ratio and ratio >= 0.6)
+rate = r100 and r100["mem_fetched"] / r100["mem_s"]
+target("in-memory 100k, resources/s", rate and f"{rate:,.0f}", "≥ 50,000", rate and rate >= 50000)
+target("in-memory 100k, peak RSS (MB)", r100 and f"{r100['mem_rss']:.0f}", "≤ 250", r100 and r100["mem_rss"] <= 250)
+target("live 1M against apicheck serve, crawler peak RSS (MB)", r1m and f"{r1m['live_rss']:.0f}", "≤ 300", r1m and r1m["live_rss"] <= 300)
+growth = r100 and r1m and r1m["live_rss"] / r100["live_rss"]
+target("live peak RSS growth, 100k → 1M", growth and f"{growth:.1f}×", "≤ 2×", growth and growth <= 2)
 PY
