@@ -29,7 +29,8 @@ struct RecordingCrawlFetcher<Base: CrawlFetcher>: CrawlFetcher {
     }
 
     private func record(_ request: FetchRequest, _ response: FetchedResponse) {
-        let target = "\(request.method) \(request.url.absoluteString)"
+        // The summary is printed: the query, where tokens travel, is left out of it.
+        let target = "\(request.method) \(request.url.path(percentEncoded: true))\(request.url.query == nil ? "" : "?…")"
         guard OriginRewriter.origin(of: request.url) == origin else {
             return recorder.skip("\(target): another origin than the root's")
         }

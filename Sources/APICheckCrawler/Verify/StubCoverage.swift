@@ -48,8 +48,8 @@ public enum StubCoverage {
         var order: [String] = []
         var firstReach: [String: CheckedLink] = [:]
         var answered: [String: Bool] = [:]
-        for check in crawl.checks where check.outcome.wasChecked && (200..<400).contains(check.statusCode ?? 0) && check.url.hasPrefix(origin) {
-            guard let url = URL(string: check.url) else { continue }
+        for check in crawl.checks where check.outcome.wasChecked && (200..<400).contains(check.statusCode ?? 0) {
+            guard let url = URL(string: check.url), OriginRewriter.origin(of: url) == origin else { continue }
             let resource = check.method + " " + check.url
             let covered = answered[resource] ?? answers(routes, StubRequest(method: check.method, url: url))
             answered[resource] = covered
