@@ -289,23 +289,28 @@ final class PythonUpstream {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Upstream/hypermedia_upstream.py")
 
     let process = Process()
-    private let output = Pipe()
+    /// Standard output goes to a file, as `ServeProcess`'s does: a `Pipe` held by a test while
+    /// SwiftNIO opens sockets in the same process crashed CI once (a descriptor closed twice, an
+    /// event loop's `epoll_ctl` then failing with EBADF).
+    private let output = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-upstream-\(UUID().uuidString).out")
     private(set) var baseURL = ""
 
     init() throws {
         guard let python = Self.python else { throw ServeCommandTests.ServeTestError(description: "python3 is not on PATH") }
+        FileManager.default.createFile(atPath: output.path, contents: nil)
         process.executableURL = python
         process.arguments = [Self.script.path]
-        process.standardOutput = output
+        process.standardOutput = try FileHandle(forWritingTo: output)
         try process.run()
         // The first line names the origin; nothing else is printed.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
+        let deadline = ContinuousClock.now + .seconds(20)
+        var text = ""
+        while ContinuousClock.now < deadline, process.isRunning {
+            text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if text.contains("\n") { break }
+            Thread.sleep(forTimeInterval: 0.02)
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix("Listening on http://127.0.0.1:") else {
             throw ServeCommandTests.ServeTestError(description: "the python upstream did not start: '\(text)'")
         }
@@ -317,6 +322,7 @@ final class PythonUpstream {
         // leaves SIGTERM blocked.
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        try? FileManager.default.removeItem(at: output)
     }
 }
 
