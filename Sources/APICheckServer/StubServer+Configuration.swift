@@ -108,7 +108,7 @@ public struct StubSource: Sendable {
     /// The state of the files just before they were loaded, so the watcher also sees changes
     /// made between loading and watching. Without it the watcher starts from the files as they
     /// are when it starts.
-    package var fingerprint: Int?
+    package var fingerprint: StubFileWatcher.Fingerprint?
 
     /// The files and folders to load, and how.
     public init(paths: [String], options: StubLoadOptions = StubLoadOptions()) {
