@@ -10,7 +10,7 @@ extension CrawlReport {
             jsonMembers.map { member in
                 switch member.content {
                 case .value(let value): JSONMember(member.key, value)
-                case .elements(let count, let element): JSONMember(member.key, .array((0..<count).map(element)))
+                case .elements(let elements): JSONMember(member.key, .array(Array(elements())))
                 }
             })
     }
@@ -18,7 +18,7 @@ extension CrawlReport {
     /// A member's value: whole, or (for the long arrays) converted an element at a time.
     enum JSONMemberContent {
         case value(JSONValue)
-        case elements(count: Int, element: (Int) -> JSONValue)
+        case elements(() -> AnySequence<JSONValue>)
     }
 
     /// The members in schema order; optional members only when present.
@@ -54,9 +54,9 @@ extension CrawlReport {
         let defects = defects
         let findings = findings
         let checks = checks
-        members.append(("defects", .elements(count: defects.count) { defects[$0].jsonValue }))
-        members.append(("findings", .elements(count: findings.count) { findings[$0].jsonValue }))
-        members.append(("checks", .elements(count: checks.count) { checks[$0].jsonValue }))
+        members.append(("defects", .elements { AnySequence(defects.lazy.map(\.jsonValue)) }))
+        members.append(("findings", .elements { AnySequence(findings.lazy.map(\.jsonValue)) }))
+        members.append(("checks", .elements { AnySequence(checks.lazy.map(\.jsonValue)) }))
         if let baseline {
             members.append(
                 (
@@ -176,9 +176,9 @@ public struct JSONReportRenderer: ReportRenderer {
             switch content {
             case .value(let value):
                 writer.write(value, indent: indent, into: &output)
-            case .elements(let count, let element):
-                try writer.writeArray(0..<count, indent: indent, into: &output) { index, output, indent in
-                    writer.write(element(index), indent: indent, into: &output)
+            case .elements(let elements):
+                try writer.writeArray(elements(), indent: indent, into: &output) { element, output, indent in
+                    writer.write(element, indent: indent, into: &output)
                     if output.utf8.count >= chunkBytes {
                         try sink(output)
                         output.removeAll(keepingCapacity: true)

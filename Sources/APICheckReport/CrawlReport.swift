@@ -43,8 +43,8 @@ public struct CrawlReport: Sendable, Hashable {
     public var configuration: RuleConfiguration
     /// Counts only the crawler knows; the others are derived (see ``counts``).
     public var statistics: CrawlStatistics
-    /// One per link considered, sorted.
-    public private(set) var checks: [CheckedLink]
+    /// One per link considered, sorted; in a temporary file for a large crawl (see ``CheckList``).
+    public private(set) var checks: CheckList
     /// Contract violations, sorted; findings suppressed by a baseline are not here.
     public private(set) var findings: [Finding]
     /// Infrastructure problems (root unreachable, crawl aborted); any of them means exit code 2.
@@ -105,7 +105,7 @@ public struct CrawlReport: Sendable, Hashable {
         self.shard = shard
         self.configuration = configuration
         self.statistics = statistics
-        self.checks = Self.normalized(checks)
+        self.checks = CheckList(Self.normalized(checks))
         self.findings = Self.normalized(findings)
         self.errors = Self.normalized(errors)
         self.baseline = baseline
@@ -119,7 +119,12 @@ public struct CrawlReport: Sendable, Hashable {
     /// Replaces the checks (sorted and de-duplicated).
     public mutating func setChecks(_ checks: consuming [CheckedLink]) {
         self.checks = []
-        self.checks = Self.normalized(checks)
+        self.checks = CheckList(Self.normalized(checks))
+    }
+
+    /// Replaces the checks with ones already sorted and de-duplicated (a streamed crawl's).
+    package mutating func setSortedChecks(_ checks: CheckList) {
+        self.checks = checks
     }
 
     /// Replaces the infrastructure errors (sorted and de-duplicated).
@@ -141,13 +146,9 @@ public struct CrawlReport: Sendable, Hashable {
         counts.resourcesFetched = statistics.resourcesFetched
         counts.requests = statistics.requests
         counts.linksFound = checks.count
-        for check in checks {
-            switch check.outcome {
-            case .passed, .failed: counts.linksChecked += 1
-            case .notChecked: counts.linksNotChecked += 1
-            case .skipped: counts.linksSkipped += 1
-            }
-        }
+        counts.linksChecked = checks.outcomes.checked
+        counts.linksNotChecked = checks.outcomes.notChecked
+        counts.linksSkipped = checks.outcomes.skipped
         for finding in findings {
             switch finding.severity {
             case .error: counts.errors += 1
@@ -347,7 +348,7 @@ extension Array where Element: Equatable {
     /// Reports are normalised more than once on their way out (the crawler, the redaction, a
     /// baseline), so an array that is already sorted and unique costs one linear pass; a
     /// crawl's tens of thousands of checks are never copied into a `Set` or a second array.
-    mutating func sortRemovingDuplicates(by precedes: (Element, Element) -> Bool) {
+    package mutating func sortRemovingDuplicates(by precedes: (Element, Element) -> Bool) {
         guard count > 1 else { return }
         if (1..<count).allSatisfy({ precedes(self[$0 - 1], self[$0]) }) { return }
         sort(by: precedes)

@@ -168,10 +168,12 @@ public struct Redaction: Sendable, Hashable {
         result.root = url(report.root)
         result.setFindings(report.findings.map(finding))
         // Usually nothing is left to redact: then the checks keep their (shared) storage.
-        if let first = report.checks.firstIndex(where: { check($0) != $0 }) {
-            var checks = report.checks
-            for index in first..<checks.count { checks[index] = check(checks[index]) }
-            result.setChecks(checks)
+        if report.checks.redaction == self {
+            // Redacted as they were collected.
+        } else if report.checks.isSpooled {
+            result.setSortedChecks(report.checks.mapped { [self] in self.check($0) })
+        } else if report.checks.contains(where: { check($0) != $0 }) {
+            result.setChecks(report.checks.map(check))
         }
         result.setErrors(report.errors.map { CrawlProblem(message: text($0.message), url: $0.url.map(url)) })
         if var baseline = report.baseline {

@@ -2,62 +2,51 @@ import APICheckModel
 import APICheckReport
 import Foundation
 
-/// The rules of FORMATS §6 over what a crawl fetched: a pure function from records and links to
-/// checks and findings, so it is tested without any fetching.
+/// The rules of FORMATS §6, in two halves so that a crawl never holds all its links: what a link
+/// alone decides (``discover(_:relPath:referrer:methodSlot:)``, when it is found) and what its
+/// target's answer decides (``complete(_:index:methodChecks:)``, when the report is written).
+/// Pure functions of their input, so they are tested without any fetching.
 struct ContractRules {
     let options: CrawlOptions
-    let records: [String: ResourceRecord]
-    let methodChecks: [MethodCheckKey: MethodCheck]
-    let sniffer: BodySniffer
-
-    struct Evaluation {
-        var checks: [CheckedLink] = []
-        var findings: [Finding] = []
-        var notes: [String] = []
-    }
-
-    func evaluate(_ links: [DiscoveredLink]) -> Evaluation {
-        var evaluation = Evaluation()
-        for item in links { evaluate(item, into: &evaluation) }
-        for record in records.values.sorted(by: { $0.entry.key < $1.entry.key }) {
-            guard options.shard.map({ $0.contains(url: record.entry.key) }) ?? true else { continue }
-            evaluateResource(record, into: &evaluation)
-        }
-        return evaluation
-    }
 
     // MARK: Links
 
-    private func evaluate(_ item: DiscoveredLink, into evaluation: inout Evaluation) {
-        let link = item.link
-        let referrer = records[item.referrer.key]?.finalURL?.absoluteString ?? item.referrer.url.absoluteString
+    /// The link's check as far as the link alone decides it, and the findings it already has;
+    /// `nil` when its target belongs to another shard. `methodSlot` gives the method check for an
+    /// unsafe link in scope (the crawl sends or probes those once all links are known).
+    func discover(
+        _ link: Link, relPath: [String], referrer: String, methodSlot: (Link, URL, String) -> Int
+    ) -> (PendingCheck, [Finding])? {
         let resolution = link.resolve(with: options.variables)
         let target: String
         switch resolution {
         case .url(let url): target = url
         default: target = link.href
         }
-        guard options.shard.map({ $0.contains(url: URLResolution.normalisedKey(target)) }) ?? true else { return }
+        let targetKey = URLResolution.normalisedKey(target)
+        guard options.shard.map({ $0.contains(url: targetKey) }) ?? true else { return nil }
 
-        // Findings copy the link's identity from `base`; `check` collects the outcome (the two are
-        // apart so rules can report while the outcome is being written).
+        // Findings copy the link's identity from `base`; `check` collects the outcome.
         let base = CheckedLink(
-            method: link.method, url: target, rel: link.compactRel ?? link.rel, relPath: item.relPath, referrer: referrer,
+            method: link.method, url: target, rel: link.compactRel ?? link.rel, relPath: relPath, referrer: referrer,
             sourcePointer: link.source.description, outcome: .passed
         )
         var check = base
         var findings: [Finding] = []
-        func report(_ rule: RuleID, expected: String? = nil, actual: String? = nil, served: String? = nil, _ message: String) {
+        var awaiting = PendingCheck.Awaiting.nothing
+        func report(_ rule: RuleID, expected: String? = nil, actual: String? = nil, _ message: String) {
             var finding = base.finding(rule, expected: expected, actual: actual, message: message)
             finding.declaredType = link.type
-            finding.servedType = served
             finding.format = link.format.displayName
             findings.append(finding)
         }
-        defer {
+        func pending() -> (PendingCheck, [Finding]) {
             if !findings.isEmpty, case .passed = check.outcome { check.outcome = .failed }
-            evaluation.checks.append(check)
-            evaluation.findings += findings
+            let redacted = options.redaction.check(check)
+            return (
+                PendingCheck(check: redacted, hasFindings: !findings.isEmpty, declaredType: link.type, format: link.format.displayName, awaiting: awaiting),
+                findings
+            )
         }
 
         if let declared = link.type {
@@ -72,91 +61,116 @@ struct ContractRules {
         case .invalidTemplate(let error):
             report(.templateValid, actual: link.href, "the templated href is not valid RFC 6570: \(error)")
             check.outcome = .notChecked(reason: "invalid template")
-            return
+            return pending()
         case .needsVariables(let names):
             check.outcome = .notChecked(reason: "needs variables: \(names.joined(separator: ", ")) (pass --var \(names[0])=…)")
-            return
+            return pending()
         case .unresolvable(let reason):
             report(.linkResolves, expected: "a URL", actual: link.href, "the href is not a URL: \(reason)")
-            return
+            return pending()
         case .url(let resolved):
             guard let parsed = URL(string: resolved) else {
                 report(.linkResolves, expected: "a URL", actual: link.href, "the href does not resolve to a URL")
-                return
+                return pending()
             }
             url = parsed
         }
         guard options.isInScope(url) else {
             check.outcome = .skipped(reason: "other origin (allow it with --allow-host \(url.host ?? ""))")
-            return
+            return pending()
         }
         if let problem = HTTPMethodToken.problem(with: link.method, allowedVendorTokens: options.allowedMethodTokens) {
             report(.methodValid, expected: "an HTTP method", actual: link.method, problem)
-            return
+            return pending()
         }
         switch link.method {
         case "GET", "HEAD":
-            evaluateFetched(url, link: link, check: &check, report: report)
+            awaiting = .target(URLKey(normalised: targetKey), credentialed: options.hasCredentials(for: url))
         case _ where HTTPMethodToken.safe.contains(link.method) || !HTTPMethodToken.standard.contains(link.method):
             check.outcome = .skipped(reason: "\(link.method) links are not requested")
         default:
-            evaluateUnsafe(url, item: item, check: &check, report: report)
+            awaiting = .method(slot: methodSlot(link, url, targetKey), path: url.path)
         }
+        return pending()
     }
 
-    private func evaluateFetched(
-        _ url: URL, link: Link, check: inout CheckedLink,
+    /// The check decided by its target's answer (or its method check), and its findings.
+    func complete(_ pending: PendingCheck, index: ResourceIndex, methodChecks: [MethodCheck?]) -> (CheckedLink, [Finding]) {
+        var check = pending.check
+        var findings: [Finding] = []
+        func report(_ rule: RuleID, _ expected: String?, _ actual: String?, _ served: String?, _ message: String) {
+            var finding = pending.check.finding(rule, expected: expected, actual: actual, message: message)
+            finding.declaredType = pending.declaredType
+            finding.servedType = served
+            finding.format = pending.format
+            findings.append(finding)
+        }
+        switch pending.awaiting {
+        case .nothing:
+            break
+        case .target(let key, let credentialed):
+            completeFetched(key, credentialed: credentialed, declared: pending.declaredType, index: index, check: &check, report: report)
+        case .method(let slot, let path):
+            completeUnsafe(methodChecks.indices.contains(slot) ? methodChecks[slot] : nil, path: path, declared: pending.declaredType, check: &check, report: report)
+        }
+        if !findings.isEmpty || pending.hasFindings, case .passed = check.outcome { check.outcome = .failed }
+        return (options.redaction.check(check), findings)
+    }
+
+    private func completeFetched(
+        _ key: URLKey, credentialed: Bool, declared: String?, index: ResourceIndex, check: inout CheckedLink,
         report: (RuleID, String?, String?, String?, String) -> Void
     ) {
-        guard let record = records[URLResolution.normalisedKey(url.absoluteString)] else {
+        guard let outcome = index.outcome(of: key) else {
             check.outcome = .skipped(reason: "deeper than --max-depth \(options.maximumDepth)")
             return
         }
-        check.duration = record.duration
-        switch record.outcome {
-        case .skipped(let reason):
+        switch outcome {
+        case .skipped(let reason, let duration):
+            check.duration = duration
             check.outcome = .skipped(reason: reason)
-        case .failed(let reason):
+        case .failed(let reason, let duration):
+            check.duration = duration
             report(.linkResolves, "a 2xx response", reason, nil, "the link does not resolve: \(reason)")
-        case .response(let status, _):
+        case .response(let status, let contentType, let challenge, let duration):
+            check.duration = duration
             check.statusCode = status
-            if record.needsCredentials, let challenge = record.challenge {
+            if status == 401 || status == 403, let challenge {
                 // Without credentials a challenge is not a broken link; with them it is.
-                guard options.hasCredentials(for: url) else {
+                guard credentialed else {
                     check.outcome = .notChecked(reason: "needs credentials: \(status) with WWW-Authenticate: \(challenge) (pass --header or --header-from-env)")
                     return
                 }
-                report(.linkResolves, "a 2xx response", "\(status)", record.contentType, "the link answers \(status) with the credentials given (WWW-Authenticate: \(challenge))")
+                report(.linkResolves, "a 2xx response", "\(status)", contentType, "the link answers \(status) with the credentials given (WWW-Authenticate: \(challenge))")
                 return
             }
             guard (200..<300).contains(status) else {
-                report(.linkResolves, "a 2xx response", "\(status)", record.contentType, "the link answers \(status)")
+                report(.linkResolves, "a 2xx response", "\(status)", contentType, "the link answers \(status)")
                 return
             }
-            if let declared = link.type, let served = record.contentType, let mismatch = Self.typeMismatch(declared: declared, served: served) {
+            if let declared, let served = contentType, let mismatch = Self.typeMismatch(declared: declared, served: served) {
                 report(.typeMatches, declared, served, served, Self.typeMismatchMessage(declared: declared, served: served, mismatch))
             }
         }
     }
 
-    private func evaluateUnsafe(
-        _ url: URL, item: DiscoveredLink, check: inout CheckedLink,
+    private func completeUnsafe(
+        _ methodCheck: MethodCheck?, path: String, declared: String?, check: inout CheckedLink,
         report: (RuleID, String?, String?, String?, String) -> Void
     ) {
-        let link = item.link
-        let body = UnsafeRequestBody.make(for: link, variables: options.variables)
-        let key = MethodCheckKey(method: link.method, url: URLResolution.normalisedKey(url.absoluteString), body: body.data)
-        switch methodChecks[key] {
+        let method = check.method
+        let url = check.url
+        switch methodCheck {
         case nil:
             check.outcome = .skipped(reason: "not checked")
         case .stubbed:
             break
         case .noStub(let explanation):
             let explained = explanation.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-            report(.methodValid, "a stub answering \(link.method) \(url.path)", "none", nil, explained)
+            report(.methodValid, "a stub answering \(method) \(path)", "none", nil, explained)
         case .allowHeader(let allowed, let allows):
             if !allows {
-                report(.methodValid, "Allow to list \(link.method)", "Allow: \(allowed.joined(separator: ", "))", nil, "the server does not allow \(link.method) on \(url.absoluteString) (Allow: \(allowed.joined(separator: ", ")))")
+                report(.methodValid, "Allow to list \(method)", "Allow: \(allowed.joined(separator: ", "))", nil, "the server does not allow \(method) on \(url) (Allow: \(allowed.joined(separator: ", ")))")
             }
         case .unverified(let reason):
             check.outcome = .notChecked(reason: "unverified: \(reason); --unsafe sends it")
@@ -165,12 +179,12 @@ struct ContractRules {
         case .sent(let status, let contentType):
             check.statusCode = status
             if !(200..<300).contains(status) {
-                report(.methodValid, "a 2xx response", "\(status)", contentType, "\(link.method) \(url.absoluteString) answers \(status)")
-            } else if let declared = link.type, let served = contentType, let mismatch = Self.typeMismatch(declared: declared, served: served) {
+                report(.methodValid, "a 2xx response", "\(status)", contentType, "\(method) \(url) answers \(status)")
+            } else if let declared, let served = contentType, let mismatch = Self.typeMismatch(declared: declared, served: served) {
                 report(.typeMatches, declared, served, served, Self.typeMismatchMessage(declared: declared, served: served, mismatch))
             }
         case .failed(let reason):
-            report(.methodValid, "a response", reason, nil, "\(link.method) \(url.absoluteString) failed: \(reason)")
+            report(.methodValid, "a response", reason, nil, "\(method) \(url) failed: \(reason)")
         case .skipped(let reason):
             check.outcome = .skipped(reason: reason)
         }
@@ -201,20 +215,24 @@ struct ContractRules {
 
     // MARK: Resources
 
-    private func evaluateResource(_ record: ResourceRecord, into evaluation: inout Evaluation) {
-        let url = record.finalURL?.absoluteString ?? record.entry.url.absoluteString
+    /// The findings about a fetched resource itself (its type, its own links), found as it
+    /// arrives; none for a resource of another shard.
+    func evaluateResource(_ record: ResourceRecord, relPath: [String]) -> [Finding] {
+        guard options.shard.map({ $0.contains(url: record.entry.normalisedKey) }) ?? true else { return [] }
+        var findings: [Finding] = []
+        let url = record.finalURL?.absoluteString ?? record.entry.url
         // A finding about the response itself is found through the link that led here, and names
         // that link's rel; one at a pointer inside it (self, duplicates, shape) was found on the
         // resource itself and names the rel at that pointer, if any (a shape note has none: the
         // last rel-path label, such as `products[1].self`, is not a link relation).
         func report(_ rule: RuleID, severity: Severity? = nil, pointer: String? = nil, format: String? = nil, rel: String? = nil, expected: String? = nil, actual: String? = nil, _ message: String) {
-            evaluation.findings.append(Finding(
+            findings.append(Finding(
                 rule: rule, severity: severity, method: "GET", url: url, rel: pointer == nil ? record.entry.rel : rel, servedType: record.contentType,
-                sourcePointer: pointer, format: format, relPath: record.entry.relPath, referrer: pointer == nil ? record.entry.referrer : url,
+                sourcePointer: pointer, format: format, relPath: relPath, referrer: pointer == nil ? record.entry.referrer : url,
                 expected: expected, actual: actual, message: message
             ))
         }
-        guard record.isSuccess else { return }
+        guard record.isSuccess else { return findings }
         if let contentType = record.contentType {
             let problems = MediaType.problems(in: contentType)
             if let first = problems.first {
@@ -231,7 +249,7 @@ struct ContractRules {
         }
 
         let ownLinks = record.extraction.links.filter { !$0.isNested }
-        let fetchedKeys: Set<String> = [record.entry.key, URLResolution.normalisedKey(url)]
+        let fetchedKeys: Set<String> = [record.entry.normalisedKey, URLResolution.normalisedKey(url)]
         for link in ownLinks where link.rel == "self" {
             guard case .url(let target) = link.resolve(with: options.variables) else { continue }
             if !fetchedKeys.contains(URLResolution.normalisedKey(target)) {
@@ -247,14 +265,7 @@ struct ContractRules {
         for note in record.extraction.notes where note.kind == .formatShape {
             report(.formatShape, severity: note.severity == .error ? .error : .warning, pointer: note.source.description, format: note.format?.displayName, note.message)
         }
-    }
-
-    /// The links of a resource that its own rules read (`self-consistent`, `duplicate-rel`): the
-    /// crawl keeps only these once the others are queued, so tens of thousands of links are not
-    /// held twice.
-    static func linksForResourceRules(_ links: [Link]) -> [Link] {
-        let own = links.filter { !$0.isNested }
-        return own.filter { $0.rel == "self" } + duplicatedRels(own).flatMap { $0.1.filter { $0.rel != "self" } }
+        return findings
     }
 
     /// Rels declared more than once in one place with different targets or attributes. Several

@@ -1,25 +1,26 @@
 import APICheckModel
 import Foundation
 
-/// The crawl's queue, as a value: URLs are deduplicated when enqueued (normalised URL + method),
-/// each remembers how it was first reached, and the queue is drained level by level so the
-/// result never depends on how many requests run at once. Limits live in ``CrawlBudget``, apart
-/// from the queue.
+/// The breadth-first queue: the next level's entries, and every URL ever queued (in the crawl's
+/// ``ResourceIndex``, by fixed-size key, not by string).
 struct CrawlFrontier {
+    /// A resource to fetch. Small on purpose: a level of a large API holds hundreds of
+    /// thousands of them.
     struct Entry: Sendable {
-        /// The normalised URL (RFC 3986 §6.2.2), the deduplication key.
-        var key: String
-        var url: URL
-        var depth: Int
-        /// The rels followed from the root to get here (labels such as `movies[3].poster`).
-        var relPath: [String]
-        /// The relation of the link that first led here, as written (`nil` for the root).
+        var key: URLKey
+        /// The URL as it will be requested.
+        var url: String
+        var depth: Int32
+        /// Its rel path, as a node of the crawl's ``RelPathTree``.
+        var pathNode: Int32
+        /// The rel of the link that first led here; `nil` for the root.
         var rel: String? = nil
-        /// The resource whose link first led here (`nil` for the root).
+        /// The (final) URL of the resource whose link led here; `nil` for the root.
         var referrer: String?
+
+        var normalisedKey: String { URLResolution.normalisedKey(url) }
     }
 
-    private(set) var seen: Set<String> = []
     private var next: [Entry] = []
     private let maximumDepth: Int
 
@@ -27,38 +28,25 @@ struct CrawlFrontier {
         self.maximumDepth = maximumDepth
     }
 
-    /// Queues `url` unless it was queued before or is too deep; says which.
-    mutating func enqueue(_ url: URL, depth: Int, relPath: [String], rel: String? = nil, referrer: String?) -> EnqueueResult {
-        let key = URLResolution.normalisedKey(url.absoluteString)
-        guard !seen.contains(key) else { return .alreadySeen(key) }
-        guard depth <= maximumDepth else { return .tooDeep(key) }
-        seen.insert(key)
-        next.append(Entry(key: key, url: url, depth: depth, relPath: relPath, rel: rel, referrer: referrer))
-        return .queued(key)
-    }
-
-    /// Records `key` as seen without queueing it (a resource left out by sampling); false when
-    /// it was seen before.
-    mutating func markSeen(_ key: String) -> Bool {
-        seen.insert(key).inserted
-    }
-
-    /// Whether a URL with this normalised key was queued before.
-    func hasSeen(_ key: String) -> Bool {
-        seen.contains(key)
+    /// Queues `url` unless it was seen or is too deep.
+    mutating func enqueue(_ entry: Entry, index: inout ResourceIndex) -> EnqueueResult {
+        guard !index.contains(entry.key) else { return .alreadySeen }
+        guard Int(entry.depth) <= maximumDepth else { return .tooDeep }
+        _ = index.insertQueued(entry.key)
+        next.append(entry)
+        return .queued
     }
 
     enum EnqueueResult: Equatable {
-        case queued(String)
-        case alreadySeen(String)
-        case tooDeep(String)
+        case queued, alreadySeen, tooDeep
     }
 
-    /// The next level, in the order its URLs were discovered; empty when the crawl is done.
+    /// The queued level, in discovery order; the queue is empty afterwards.
     mutating func takeLevel() -> [Entry] {
         defer { next = [] }
         return next
     }
 
     var isEmpty: Bool { next.isEmpty }
+    var count: Int { next.count }
 }

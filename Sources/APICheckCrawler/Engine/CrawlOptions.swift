@@ -53,6 +53,25 @@ public struct CrawlOptions: Sendable {
     /// Set by the caller to stop the crawl early (Ctrl-C, SIGTERM): the report covers what was
     /// checked and says it is incomplete.
     public var interruption: CrawlInterruption?
+    /// How much of the report the crawl keeps in memory before it writes to temporary files.
+    public var spooling = Spooling()
+
+    /// Bounds on what a crawl holds in memory; the rest waits in temporary files, in order. The
+    /// report is the same whatever the bounds (a test proves it).
+    public struct Spooling: Sendable, Hashable {
+        /// Links waiting for their target's answer, sorted and written out this many at a time.
+        public var runLength: Int
+        /// Checks a report keeps in memory; beyond this they are written to a temporary file.
+        public var checksInMemory: Int
+        /// Where temporary files go (default: `TMPDIR`); removed when the report is gone.
+        public var directory: String?
+
+        public init(runLength: Int = 65_536, checksInMemory: Int = 50_000, directory: String? = nil) {
+            self.runLength = runLength
+            self.checksInMemory = checksInMemory
+            self.directory = directory
+        }
+    }
 
     public init(
         root: URL, headers: [HTTPHeader] = [], variables: [String: URITemplate.Value] = [:], maximumDepth: Int = 32,

@@ -49,90 +49,68 @@ public struct Crawler: Sendable {
 
     /// Crawls and returns the report. Never throws: an unreachable root or a broken API is in the
     /// report (its ``CrawlReport/exitCode`` tells 2 from 1).
+    ///
+    /// Memory stays flat as the API grows: per URL the crawl keeps a fixed-size key and a small
+    /// summary (``ResourceIndex``); links wait for their target's answer in a ``SortedSpool`` on
+    /// disk, already in report order; the checks are written to the report from there.
     public func run(tool: ToolInfo = ToolInfo(version: "dev"), progress: (@Sendable (Progress) -> Void)? = nil) async -> CrawlReport {
         let startDate = Date()
         let start = ContinuousClock.now
         let budget = CrawlBudget(
             maximumRequests: options.maximumRequests, deadline: options.deadline, requestsPerSecond: options.requestsPerSecond,
             interruption: options.interruption)
+        let spoolDirectory = SpoolDirectory(parent: options.spooling.directory)
+        var state = CrawlState(
+            options: options, rules: ContractRules(options: options),
+            pending: SortedSpool(directory: spoolDirectory, runLength: options.spooling.runLength, name: "links"))
         var frontier = CrawlFrontier(maximumDepth: options.maximumDepth)
-        var records: [String: ResourceRecord] = [:]
-        var discovered: [DiscoveredLink] = []
         var problems: [CrawlProblem] = []
-        var fetchedCount = 0
         var failureCount = 0
-        var sampler = CrawlSampler(size: options.sampleSize)
 
-        _ = frontier.enqueue(options.root, depth: 0, relPath: [], referrer: nil)
+        let rootURL = options.root.absoluteString
+        _ = frontier.enqueue(
+            CrawlFrontier.Entry(key: URLKey(normalised: URLResolution.normalisedKey(rootURL)), url: rootURL, depth: 0, pathNode: RelPathTree.root),
+            index: &state.index)
         var depth = 0
         while !frontier.isEmpty, options.interruption?.signalNumber == nil {
             let level = frontier.takeLevel()
-            let (fetchedBefore, levelDepth, failuresBefore) = (fetchedCount, depth, failureCount)
-            let results = await fetchLevel(level, budget: budget) { done, failures in
+            let (fetchedBefore, levelDepth, failuresBefore) = (state.resourcesConsumed, depth, failureCount)
+            await fetchLevel(level, budget: budget) { record in
+                if !record.isSuccess { failureCount += 1 }
+                state.consume(record, into: &frontier)
                 progress?(Progress(
-                    fetched: fetchedBefore + done, queued: level.count - done, requests: budget.requestsMade, depth: levelDepth,
-                    elapsed: ContinuousClock.now - start, failures: failuresBefore + failures))
-            }
-            fetchedCount += level.count
-            failureCount += results.filter { !$0.isSuccess }.count
-            for var record in results {
-                defer {
-                    record.extraction.links = ContractRules.linksForResourceRules(record.extraction.links)
-                    records[record.entry.key] = record
-                }
-                for (index, link) in record.extraction.links.enumerated() {
-                    let item = DiscoveredLink(link: link, referrer: record.entry, label: Self.label(of: link, among: record.extraction.links, at: index))
-                    discovered.append(item)
-                    guard link.method == "GET" || link.method == "HEAD",
-                        case .url(let target) = link.resolve(with: options.variables),
-                        // Most links lead somewhere already queued: skip parsing a URL for them.
-                        !frontier.hasSeen(URLResolution.normalisedKey(target)),
-                        let url = URL(string: target), options.isInScope(url)
-                    else { continue }
-                    let relPath = record.entry.relPath + [item.label]
-                    let referrer = record.finalURL?.absoluteString ?? record.entry.url.absoluteString
-                    if let skipped = sampler.admit(relPath) {
-                        // Sampled out: remembered as seen and skipped, so every link to it says why.
-                        let key = URLResolution.normalisedKey(target)
-                        if frontier.markSeen(key) {
-                            let entry = CrawlFrontier.Entry(key: key, url: url, depth: record.entry.depth + 1, relPath: relPath, rel: link.compactRel ?? link.rel, referrer: referrer)
-                            records[key] = ResourceRecord(entry: entry, outcome: .skipped(skipped))
-                        }
-                        continue
-                    }
-                    _ = frontier.enqueue(url, depth: record.entry.depth + 1, relPath: relPath, rel: link.compactRel ?? link.rel, referrer: referrer)
-                }
+                    fetched: state.resourcesConsumed, queued: level.count - (state.resourcesConsumed - fetchedBefore), requests: budget.requestsMade,
+                    depth: levelDepth, elapsed: ContinuousClock.now - start, failures: failuresBefore + (failureCount - failuresBefore)))
             }
             depth += 1
         }
-        logger.debug("fetched \(fetchedCount) resources in \(budget.requestsMade) requests in \(ContinuousClock.now - start)")
+        logger.debug("fetched \(state.resourcesConsumed) resources in \(budget.requestsMade) requests in \(ContinuousClock.now - start)")
 
-        if let root = records[URLResolution.normalisedKey(options.root.absoluteString)] {
+        if let root = state.rootRecord {
             switch root.outcome {
             case .failed(let reason):
-                problems.append(CrawlProblem(message: "the root \(options.root.absoluteString) is unreachable: \(reason)", url: options.root.absoluteString))
+                problems.append(CrawlProblem(message: "the root \(rootURL) is unreachable: \(reason)", url: rootURL))
             case .skipped(let reason):
-                problems.append(CrawlProblem(message: "the root was not fetched: \(reason)", url: options.root.absoluteString))
+                problems.append(CrawlProblem(message: "the root was not fetched: \(reason)", url: rootURL))
             case .response(let status, _) where root.needsCredentials && !options.hasCredentials(for: options.root):
                 problems.append(CrawlProblem(
-                    message: "the root \(options.root.absoluteString) needs credentials (\(status), WWW-Authenticate: \(root.challenge ?? "")): pass them with --header 'Authorization: …' or --header-from-env",
-                    url: options.root.absoluteString))
+                    message: "the root \(rootURL) needs credentials (\(status), WWW-Authenticate: \(root.challenge ?? "")): pass them with --header 'Authorization: …' or --header-from-env",
+                    url: rootURL))
             case .response(let status, _) where !(200..<300).contains(status):
-                problems.append(CrawlProblem(message: "the root \(options.root.absoluteString) answered \(status); nothing else could be discovered", url: options.root.absoluteString))
+                problems.append(CrawlProblem(message: "the root \(rootURL) answered \(status); nothing else could be discovered", url: rootURL))
             case .response:
                 break
             }
         }
 
-        let methodChecks = await checkMethods(of: discovered, budget: budget)
+        let methodChecks = await checkMethods(state.methodRequests, budget: budget)
         let evaluating = ContinuousClock.now
-        var evaluation = ContractRules(options: options, records: records, methodChecks: methodChecks, sniffer: sniffer).evaluate(discovered)
-        logger.debug("rules evaluated for \(discovered.count) links in \(ContinuousClock.now - evaluating)")
-        // Everything the report needs is in the evaluation now: free the crawl's working set
-        // before the report's own copies are made (the crawl's peak memory is here).
-        let resourcesFetched = records.values.filter { $0.status != nil }.count
-        discovered = []
-        records = [:]
+        let (checks, linkFindings, spoolFailure) = state.completeChecks(methodChecks: methodChecks, directory: spoolDirectory)
+        logger.debug("rules evaluated for \(checks.count) links in \(ContinuousClock.now - evaluating)")
+        if let spoolFailure {
+            problems.append(CrawlProblem(message: "the report is incomplete: \(spoolFailure)"))
+        }
+        var notes: [String] = []
         if let reason = options.interruption?.reason {
             problems.append(CrawlProblem(message: "\(reason): the report covers what was checked before; links not reached are reported as skipped"))
         }
@@ -140,61 +118,68 @@ public struct Crawler: Sendable {
             problems.append(CrawlProblem(message: "the crawl's deadline (\(options.deadline)) passed; links not reached are reported as skipped"))
         }
         if budget.requestsMade >= options.maximumRequests {
-            evaluation.notes.append("the request limit (\(options.maximumRequests)) was reached; links not reached are reported as skipped")
+            notes.append("the request limit (\(options.maximumRequests)) was reached; links not reached are reported as skipped")
         }
-        for note in evaluation.notes { logger.notice("\(note)") }
+        for note in notes { logger.notice("\(note)") }
 
         let assembling = ContinuousClock.now
         let redaction = options.redaction
         var report = CrawlReport(
-            tool: tool, root: redaction.url(options.root.absoluteString), startTime: startDate, duration: ContinuousClock.now - start,
+            tool: tool, root: redaction.url(rootURL), startTime: startDate, duration: ContinuousClock.now - start,
             shard: options.shard, configuration: options.rules,
-            statistics: CrawlStatistics(resourcesFetched: resourcesFetched, requests: budget.requestsMade)
+            statistics: CrawlStatistics(resourcesFetched: state.resourcesFetched, requests: budget.requestsMade)
         )
-        var checks = evaluation.checks
-        evaluation.checks = []
-        for index in checks.indices { checks[index] = redaction.check(checks[index]) }
-        report.setChecks(consume checks)
-        report.setFindings(options.rules.apply(to: evaluation.findings).map { redaction.finding($0) })
+        report.setSortedChecks(checks)
+        report.setFindings(options.rules.apply(to: state.findings + linkFindings).map { redaction.finding($0) })
         report.setErrors(problems.map { CrawlProblem(message: redaction.text($0.message), url: $0.url.map(redaction.url)) })
         report.requestHeaderNames = options.headers.map(\.name)
-        report.sampling = sampler.kinds
+        report.sampling = state.sampler.kinds
         logger.debug("report assembled in \(ContinuousClock.now - assembling)")
         return report
     }
 
     // MARK: Fetching
 
-    /// Fetches a level with bounded concurrency; results keep the level's order.
-    private func fetchLevel(_ level: [CrawlFrontier.Entry], budget: CrawlBudget, progress: @Sendable (Int, Int) -> Void) async -> [ResourceRecord] {
-        var results = [ResourceRecord?](repeating: nil, count: level.count)
+    /// Fetches a level with bounded concurrency and hands each result to `consume` in the
+    /// level's order. Results that finish early wait for the ones before them, but at most a
+    /// window of them: fetching pauses rather than hold a level's worth of bodies.
+    private func fetchLevel(_ level: [CrawlFrontier.Entry], budget: CrawlBudget, consume: (ResourceRecord) -> Void) async {
+        let concurrency = max(1, options.concurrency)
+        let window = max(concurrency * 4, 64)
         await withTaskGroup(of: (Int, ResourceRecord).self) { group in
-            var pending = level.indices.makeIterator()
-            var done = 0
-            var failures = 0
-            for _ in 0..<max(1, options.concurrency) {
-                guard let index = pending.next() else { break }
-                let entry = level[index]
-                group.addTask { (index, await self.fetchResource(entry, budget: budget)) }
-            }
-            while let (index, record) = await group.next() {
-                results[index] = record
-                done += 1
-                if !record.isSuccess { failures += 1 }
-                progress(done, failures)
-                if let next = pending.next() {
-                    let entry = level[next]
-                    group.addTask { (next, await self.fetchResource(entry, budget: budget)) }
+            var started = 0
+            var consumed = 0
+            var waiting: [Int: ResourceRecord] = [:]
+            var running = 0
+            func startMore() {
+                while running < concurrency, started < level.count, started - consumed < window {
+                    let (index, entry) = (started, level[started])
+                    group.addTask { (index, await self.fetchResource(entry, budget: budget)) }
+                    started += 1
+                    running += 1
                 }
             }
+            startMore()
+            while let (index, record) = await group.next() {
+                running -= 1
+                waiting[index] = record
+                while let ready = waiting.removeValue(forKey: consumed) {
+                    consume(ready)
+                    consumed += 1
+                }
+                startMore()
+            }
         }
-        return results.compactMap { $0 }
     }
 
     private func fetchResource(_ entry: CrawlFrontier.Entry, budget: CrawlBudget) async -> ResourceRecord {
         let started = ContinuousClock.now
         var record = ResourceRecord(entry: entry, outcome: .skipped("not fetched"))
-        let exchange = await send(FetchRequest(method: "GET", url: entry.url, headers: options.headers(for: entry.url)), budget: budget)
+        guard let url = URL(string: entry.url) else {
+            record.outcome = .failed("'\(entry.url)' is not a URL")
+            return record
+        }
+        let exchange = await send(FetchRequest(method: "GET", url: url, headers: options.headers(for: url)), budget: budget)
         record.duration = ContinuousClock.now - started
         switch exchange {
         case .skipped(let reason):
@@ -215,6 +200,9 @@ public struct Crawler: Sendable {
                 record.extraction = extractor.extract(url: finalURL.absoluteString, headers: response.headers, body: body)
             }
         }
+        // The resource's own rules run here, in parallel; its rel path is filled in on consumption.
+        record.findings = ContractRules(options: options).evaluateResource(record, relPath: [])
+        record.extraction.notes = []
         return record
     }
 
@@ -292,35 +280,22 @@ public struct Crawler: Sendable {
 
     // MARK: Unsafe methods
 
-    /// `method-valid` evidence for every non-GET link, one request per method and URL.
-    private func checkMethods(of links: [DiscoveredLink], budget: CrawlBudget) async -> [MethodCheckKey: MethodCheck] {
-        var wanted: [MethodCheckKey: (FetchRequest, missing: [String])] = [:]
-        var order: [MethodCheckKey] = []
-        for item in links where !HTTPMethodToken.safe.contains(item.link.method) {
-            guard HTTPMethodToken.problem(with: item.link.method, allowedVendorTokens: options.allowedMethodTokens) == nil,
-                HTTPMethodToken.standard.contains(item.link.method),
-                case .url(let target) = item.link.resolve(with: options.variables), let url = URL(string: target), options.isInScope(url)
-            else { continue }
-            let body = UnsafeRequestBody.make(for: item.link, variables: options.variables)
-            let key = MethodCheckKey(method: item.link.method, url: URLResolution.normalisedKey(target), body: body.data)
-            guard wanted[key] == nil else { continue }
-            var headers = options.headers(for: url)
-            if let contentType = body.contentType { headers.append(HTTPHeader(name: "Content-Type", value: contentType)) }
-            wanted[key] = (FetchRequest(method: item.link.method, url: url, headers: headers, body: body.data), body.missingVariables)
-            order.append(key)
-        }
-        var checks: [MethodCheckKey: MethodCheck] = [:]
-        let requests = order.compactMap { key in wanted[key].map { (key, $0.0, $0.missing) } }
-        await withTaskGroup(of: (MethodCheckKey, MethodCheck).self) { group in
-            var pending = requests.makeIterator()
+    /// `method-valid` evidence for every unsafe link, one request per method, URL and body, in
+    /// the order the links were found; the result's slots are the requests'.
+    private func checkMethods(_ requests: [MethodRequest], budget: CrawlBudget) async -> [MethodCheck?] {
+        var checks = [MethodCheck?](repeating: nil, count: requests.count)
+        await withTaskGroup(of: (Int, MethodCheck).self) { group in
+            var pending = requests.indices.makeIterator()
             for _ in 0..<max(1, options.concurrency) {
-                guard let (key, request, missing) = pending.next() else { break }
-                group.addTask { (key, await self.checkMethod(request, missingVariables: missing, budget: budget)) }
+                guard let slot = pending.next() else { break }
+                let request = requests[slot]
+                group.addTask { (slot, await self.checkMethod(request.request, missingVariables: request.missingVariables, budget: budget)) }
             }
-            while let (key, check) = await group.next() {
-                checks[key] = check
-                if let (key, request, missing) = pending.next() {
-                    group.addTask { (key, await self.checkMethod(request, missingVariables: missing, budget: budget)) }
+            while let (slot, check) = await group.next() {
+                checks[slot] = check
+                if let next = pending.next() {
+                    let request = requests[next]
+                    group.addTask { (next, await self.checkMethod(request.request, missingVariables: request.missingVariables, budget: budget)) }
                 }
             }
         }
@@ -368,38 +343,55 @@ public struct Crawler: Sendable {
 
     // MARK: Labels
 
-    /// How a link reads in a rel path: its rel, prefixed by the nested resource that carries it
-    /// (`movies[3].poster`), and numbered when the same rel repeats in one place (`item[2]`).
-    static func label(of link: Link, among links: [Link], at index: Int) -> String {
-        let rel = link.compactRel ?? link.rel
-        var prefix = ""
-        if link.isNested, !link.owner.isEmpty {
-            var parts: [String] = []
-            for token in link.owner.split(separator: "/").map(String.init) where !["_embedded", "_links", "links", "entities"].contains(token) {
-                if token.allSatisfy(\.isNumber), let last = parts.popLast() {
-                    parts.append("\(last)[\(token)]")
+    /// How each link reads in a rel path: its rel, prefixed by the nested resource that carries
+    /// it (`movies[3].poster`), and numbered when the same rel repeats in one place (`item[2]`).
+    /// One pass: a page with a million links is labelled in linear time.
+    static func labels(of links: [Link]) -> [String] {
+        struct Place: Hashable {
+            var rel: String
+            var owner: String
+        }
+        var totals: [Place: Int] = [:]
+        for link in links { totals[Place(rel: link.rel, owner: link.owner), default: 0] += 1 }
+        var positions: [Place: Int] = [:]
+        var prefixes: [String: String] = [:]
+        return links.map { link in
+            let place = Place(rel: link.rel, owner: link.owner)
+            let rel = link.compactRel ?? link.rel
+            var prefix = ""
+            if link.isNested, !link.owner.isEmpty {
+                if let known = prefixes[link.owner] {
+                    prefix = known
                 } else {
-                    parts.append(token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~"))
+                    prefix = ownerPrefix(link.owner)
+                    prefixes[link.owner] = prefix
                 }
             }
-            if !parts.isEmpty { prefix = parts.joined(separator: ".") + "." }
-        }
-        let siblings = links.indices.filter { links[$0].rel == link.rel && links[$0].owner == link.owner }
-        if siblings.count > 1, let position = siblings.firstIndex(of: index) {
+            guard let total = totals[place], total > 1 else { return prefix + rel }
+            let position = positions[place, default: 0]
+            positions[place] = position + 1
             return "\(prefix)\(rel)[\(position)]"
         }
-        return prefix + rel
+    }
+
+    /// `movies[3].` for an owner pointer `/_embedded/movies/3`.
+    private static func ownerPrefix(_ owner: String) -> String {
+        var parts: [String] = []
+        for token in owner.split(separator: "/").map(String.init) where !["_embedded", "_links", "links", "entities"].contains(token) {
+            if token.allSatisfy(\.isNumber), let last = parts.popLast() {
+                parts.append("\(last)[\(token)]")
+            } else {
+                parts.append(token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~"))
+            }
+        }
+        return parts.isEmpty ? "" : parts.joined(separator: ".") + "."
     }
 }
 
-/// A link as found, with the resource that carried it.
-struct DiscoveredLink: Sendable {
-    var link: Link
-    var referrer: CrawlFrontier.Entry
-    /// This link's step in a rel path.
-    var label: String
-
-    var relPath: [String] { referrer.relPath + [label] }
+/// An unsafe link's request for its method check, found while crawling and sent at the end.
+struct MethodRequest: Sendable {
+    var request: FetchRequest
+    var missingVariables: [String]
 }
 
 struct MethodCheckKey: Hashable, Sendable {

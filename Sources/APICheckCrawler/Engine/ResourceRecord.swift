@@ -1,4 +1,5 @@
 import APICheckModel
+import APICheckReport
 import Foundation
 
 /// What the crawl learned about one URL it fetched: enough for every rule, without the body.
@@ -25,6 +26,11 @@ struct ResourceRecord: Sendable {
     var duration: Duration = .zero
     /// Links and shape notes of a 2xx response.
     var extraction = LinkExtraction()
+    /// The findings about the resource itself (without their rel path, which the crawl fills in).
+    var findings: [Finding] = []
+
+    /// The URL the resource answered from (after redirects), as a string.
+    var finalURLString: String { finalURL?.absoluteString ?? entry.url }
 
     var status: Int? {
         if case .response(let status, _) = outcome { return status }

@@ -1,0 +1,121 @@
+import APICheckModel
+import APICheckReport
+import Foundation
+
+/// What a crawl remembers between responses, and nothing more: the ``ResourceIndex`` of every
+/// URL, the ``RelPathTree``, the pending link checks (spooled in report order), the findings, and
+/// the unsafe links' method requests. Responses are consumed one at a time, in discovery order.
+struct CrawlState {
+    let options: CrawlOptions
+    let rules: ContractRules
+    var index = ResourceIndex()
+    var tree = RelPathTree()
+    let pending: SortedSpool<PendingCheck>
+    var findings: [Finding] = []
+    var sampler: CrawlSampler
+    /// Unsafe links' requests, one per method, URL and body, in discovery order.
+    private(set) var methodRequests: [MethodRequest] = []
+    private var methodSlots: [MethodCheckKey: Int] = [:]
+    /// The root's record, for the report's infrastructure errors.
+    private(set) var rootRecord: ResourceRecord?
+    /// Resources consumed (fetched, failed or skipped) and resources that answered.
+    private(set) var resourcesConsumed = 0
+    private(set) var resourcesFetched = 0
+
+    init(options: CrawlOptions, rules: ContractRules, pending: SortedSpool<PendingCheck>) {
+        self.options = options
+        self.rules = rules
+        self.pending = pending
+        self.sampler = CrawlSampler(size: options.sampleSize)
+    }
+
+    /// Takes in one fetched resource: its summary, its own findings, its links' pending checks,
+    /// and its links' targets queued for the next level.
+    mutating func consume(_ record: ResourceRecord, into frontier: inout CrawlFrontier) {
+        resourcesConsumed += 1
+        if record.status != nil { resourcesFetched += 1 }
+        if record.entry.depth == 0 { rootRecord = record }
+        index.record(record.entry.key, record)
+        let links = record.extraction.links
+        guard !record.findings.isEmpty || !links.isEmpty else { return }
+        let relPath = tree.path(record.entry.pathNode)
+        for var finding in record.findings {
+            finding.relPath = relPath
+            findings.append(finding)
+        }
+        let referrer = record.finalURLString
+        let labels = Crawler.labels(of: links)
+        for (link, label) in zip(links, labels) {
+            let linkRelPath = relPath + [label]
+            if let (check, found) = rules.discover(link, relPath: linkRelPath, referrer: referrer, methodSlot: { methodSlot(for: $0, url: $1, key: $2) }) {
+                pending.append(check)
+                findings += found
+            }
+            queueTarget(of: link, label: label, relPath: linkRelPath, from: record, referrer: referrer, into: &frontier)
+        }
+    }
+
+    private mutating func queueTarget(
+        of link: Link, label: String, relPath: [String], from record: ResourceRecord, referrer: String, into frontier: inout CrawlFrontier
+    ) {
+        guard link.method == "GET" || link.method == "HEAD", case .url(let target) = link.resolve(with: options.variables) else { return }
+        let normalised = URLResolution.normalisedKey(target)
+        let key = URLKey(normalised: normalised)
+        // Most links lead somewhere already queued: skip parsing a URL for them.
+        guard !index.contains(key), let url = URL(string: target), options.isInScope(url) else { return }
+        let depth = record.entry.depth + 1
+        guard Int(depth) <= options.maximumDepth else { return }
+        if let skipped = sampler.admit(relPath) {
+            // Sampled out: remembered as seen and skipped, so every link to it says why.
+            index.recordSkipped(key, reason: skipped)
+            return
+        }
+        let node = tree.node(label, under: record.entry.pathNode)
+        _ = frontier.enqueue(
+            CrawlFrontier.Entry(key: key, url: target, depth: depth, pathNode: node, rel: link.compactRel ?? link.rel, referrer: referrer),
+            index: &index)
+    }
+
+    /// The slot of the method check for an unsafe link, adding its request when it is new.
+    private mutating func methodSlot(for link: Link, url: URL, key: String) -> Int {
+        let body = UnsafeRequestBody.make(for: link, variables: options.variables)
+        let checkKey = MethodCheckKey(method: link.method, url: key, body: body.data)
+        if let slot = methodSlots[checkKey] { return slot }
+        var headers = options.headers(for: url)
+        if let contentType = body.contentType { headers.append(HTTPHeader(name: "Content-Type", value: contentType)) }
+        methodRequests.append(MethodRequest(
+            request: FetchRequest(method: link.method, url: url, headers: headers, body: body.data), missingVariables: body.missingVariables))
+        methodSlots[checkKey] = methodRequests.count - 1
+        return methodRequests.count - 1
+    }
+
+    /// Completes every pending check, in report order, into the report's check list (in memory
+    /// or spooled, see ``CrawlOptions/Spooling``); returns the findings the targets' answers
+    /// decided, and what went wrong with the temporary files, if anything did.
+    func completeChecks(methodChecks: [MethodCheck?], directory: SpoolDirectory) -> (CheckList, [Finding], SpoolIOError?) {
+        let builder = CheckListBuilder(directory: directory, memoryLimit: options.spooling.checksInMemory, redaction: options.redaction)
+        var findings: [Finding] = []
+        var group: [PendingCheck] = []
+        func flush() {
+            var checks: [CheckedLink] = []
+            for item in group {
+                let (check, found) = rules.complete(item, index: index, methodChecks: methodChecks)
+                checks.append(check)
+                findings += found
+            }
+            // Checks alike in all that was known before their targets answered: ordered now.
+            if checks.count > 1 { checks.sortRemovingDuplicates(by: CheckedLink.precedes) }
+            for check in checks { builder.append(check) }
+            group.removeAll(keepingCapacity: true)
+        }
+        var merged = pending.sorted()
+        while let item = merged.next() {
+            if let last = group.last, !last.tiesBeforeEvaluation(with: item) { flush() }
+            group.append(item)
+        }
+        flush()
+        let list = builder.finish()
+        let failure = pending.failure ?? builder.failure ?? merged.failure.map { SpoolIOError(message: "\($0)") }
+        return (list, findings, failure)
+    }
+}

@@ -1,0 +1,155 @@
+import APICheckModel
+import APICheckReport
+
+/// A normalised URL's identity in 128 bits, so the crawl's visited set does not hold strings
+/// (a million URLs as strings take more memory than the rest of the crawl).
+///
+/// Two SipHash values of the key under different salts; the process's random seed only decides
+/// which (astronomically unlikely) pair of URLs would collide.
+struct URLKey: Hashable, Sendable {
+    let high: UInt64
+    let low: UInt64
+
+    init(normalised key: String) {
+        var first = Hasher()
+        first.combine(0x5EED_0001 as UInt32)
+        first.combine(key)
+        var second = Hasher()
+        second.combine(0x5EED_0002 as UInt32)
+        second.combine(key)
+        high = UInt64(bitPattern: Int64(first.finalize()))
+        low = UInt64(bitPattern: Int64(second.finalize()))
+    }
+
+    init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+}
+
+/// Strings that repeat across a crawl (content types, reasons, rel-path labels), stored once.
+struct StringTable {
+    private var ids: [String: UInt32] = [:]
+    private(set) var strings: [String] = []
+
+    mutating func id(_ string: String) -> UInt32 {
+        if let id = ids[string] { return id }
+        let id = UInt32(strings.count)
+        strings.append(string)
+        ids[string] = id
+        return id
+    }
+
+    subscript(id: UInt32) -> String { strings[Int(id)] }
+}
+
+/// What later checks need to know about a resource: every link to it is checked against this.
+/// About 20 bytes; a million resources fit in tens of megabytes.
+struct ResourceSummary: Sendable {
+    enum State: UInt8, Sendable {
+        case queued, response, failed, skipped
+    }
+
+    var state: State
+    /// The status, for a response.
+    var status: Int16 = 0
+    /// The reason, for a failure or a skip (a ``StringTable`` id).
+    var reason: UInt32 = 0
+    /// `Content-Type` (a ``StringTable`` id + 1; 0 for none).
+    var contentType: UInt32 = 0
+    /// `WWW-Authenticate` of a 401/403 (a ``StringTable`` id + 1; 0 for none).
+    var challenge: UInt32 = 0
+    /// How long the request took, in milliseconds (reports keep milliseconds).
+    var milliseconds: UInt32 = 0
+}
+
+/// Every URL the crawl has queued, fetched or skipped, by ``URLKey``, with its ``ResourceSummary``.
+struct ResourceIndex {
+    private var summaries: [URLKey: ResourceSummary] = [:]
+    private var strings = StringTable()
+
+    var count: Int { summaries.count }
+
+    func contains(_ key: URLKey) -> Bool { summaries[key] != nil }
+
+    /// Marks `key` seen; false when it already was.
+    mutating func insertQueued(_ key: URLKey) -> Bool {
+        guard summaries[key] == nil else { return false }
+        summaries[key] = ResourceSummary(state: .queued)
+        return true
+    }
+
+    mutating func record(_ key: URLKey, _ record: ResourceRecord) {
+        var summary = ResourceSummary(state: .queued)
+        summary.milliseconds = UInt32(clamping: ReportTime.milliseconds(record.duration))
+        switch record.outcome {
+        case .response(let status, _):
+            summary.state = .response
+            summary.status = Int16(clamping: status)
+            summary.contentType = record.contentType.map { strings.id($0) + 1 } ?? 0
+            summary.challenge = record.challenge.map { strings.id($0) + 1 } ?? 0
+        case .failed(let reason):
+            summary.state = .failed
+            summary.reason = strings.id(reason)
+        case .skipped(let reason):
+            summary.state = .skipped
+            summary.reason = strings.id(reason)
+        }
+        summaries[key] = summary
+    }
+
+    mutating func recordSkipped(_ key: URLKey, reason: String) {
+        summaries[key] = ResourceSummary(state: .skipped, reason: strings.id(reason))
+    }
+
+    /// What is known about `key`, readably.
+    func outcome(of key: URLKey) -> KnownOutcome? {
+        guard let summary = summaries[key] else { return nil }
+        let duration = Duration.milliseconds(Int64(summary.milliseconds))
+        switch summary.state {
+        case .queued:
+            return nil
+        case .failed:
+            return .failed(strings[summary.reason], duration: duration)
+        case .skipped:
+            return .skipped(strings[summary.reason], duration: duration)
+        case .response:
+            return .response(
+                status: Int(summary.status), contentType: summary.contentType == 0 ? nil : strings[summary.contentType - 1],
+                challenge: summary.challenge == 0 ? nil : strings[summary.challenge - 1], duration: duration)
+        }
+    }
+
+    enum KnownOutcome {
+        case response(status: Int, contentType: String?, challenge: String?, duration: Duration)
+        case failed(String, duration: Duration)
+        case skipped(String, duration: Duration)
+    }
+}
+
+/// Rel paths as a tree: each resource stores the node of the link that first led to it, and a
+/// path is read back only when a check or finding is written.
+struct RelPathTree {
+    private var parents: [Int32] = []
+    private var labels: [UInt32] = []
+    private var table = StringTable()
+
+    /// The root's (empty) path.
+    static let root: Int32 = -1
+
+    mutating func node(_ label: String, under parent: Int32) -> Int32 {
+        parents.append(parent)
+        labels.append(table.id(label))
+        return Int32(parents.count - 1)
+    }
+
+    func path(_ node: Int32) -> [String] {
+        var result: [String] = []
+        var current = node
+        while current >= 0 {
+            result.append(table[labels[Int(current)]])
+            current = parents[Int(current)]
+        }
+        return result.reversed()
+    }
+}

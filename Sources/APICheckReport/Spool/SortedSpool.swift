@@ -1,0 +1,206 @@
+import Foundation
+
+/// An external merge sort: values are appended in any order and read back sorted by
+/// ``SortableSpoolRecord/precedes(_:_:)``, without duplicates, holding at most `runLength` of
+/// them in memory (plus a read buffer per run).
+///
+/// Appended values collect in memory; each `runLength` of them is sorted and written to a
+/// file (a run). Reading merges the runs and what is still in memory, smallest first. A spool
+/// that never filled a run never touches the disk.
+package final class SortedSpool<Element: SortableSpoolRecord> {
+    private let directory: SpoolDirectory
+    private let runLength: Int
+    private let name: String
+    private var buffer: [Element] = []
+    private var runs: [String] = []
+    /// Set when a run could not be written; the values stay in memory then (nothing is lost).
+    package private(set) var failure: SpoolIOError?
+    package private(set) var count = 0
+
+    package init(directory: SpoolDirectory, runLength: Int = 65_536, name: String = "run") {
+        self.directory = directory
+        self.runLength = max(1, runLength)
+        self.name = name
+    }
+
+    package func append(_ value: Element) {
+        buffer.append(value)
+        count += 1
+        if buffer.count >= runLength, failure == nil { spill() }
+    }
+
+    private func spill() {
+        buffer.sort(by: Element.precedes)
+        do {
+            let path = try directory.newFile(name)
+            let writer = try SpoolFileWriter(path: path)
+            for value in buffer { try writer.append(value) }
+            try writer.finish()
+            runs.append(path)
+            buffer.removeAll(keepingCapacity: true)
+        } catch let error as SpoolIOError {
+            failure = error
+        } catch {
+            failure = SpoolIOError(message: "\(error)")
+        }
+    }
+
+    /// Runs merged at once: each holds an open file and a read buffer.
+    static var mergeWidth: Int { 64 }
+
+    /// The values, sorted and de-duplicated. Reads the runs once; call once.
+    package func sorted() -> SortedMerge<Element> {
+        buffer.sort(by: Element.precedes)
+        // Too many runs to read at once: merge them into fewer, longer runs first.
+        while runs.count > Self.mergeWidth, failure == nil {
+            var longer: [String] = []
+            for start in stride(from: 0, to: runs.count, by: Self.mergeWidth) {
+                let batch = Array(runs[start..<min(start + Self.mergeWidth, runs.count)])
+                do {
+                    var merge = SortedMerge(sources: try batch.map { .file(try SpoolFileReader<Element>(path: $0)) }, keeping: directory)
+                    let path = try directory.newFile(name)
+                    let writer = try SpoolFileWriter(path: path)
+                    while let value = merge.next() { try writer.append(value) }
+                    try writer.finish()
+                    if let failure = merge.failure { throw SpoolIOError(message: "\(failure)") }
+                    for old in batch { unlink(old) }
+                    longer.append(path)
+                } catch {
+                    failure = (error as? SpoolIOError) ?? SpoolIOError(message: "\(error)")
+                    longer += batch
+                }
+            }
+            runs = longer
+        }
+        var sources: [SortedMerge<Element>.Source] = runs.compactMap { path in
+            (try? SpoolFileReader<Element>(path: path)).map(SortedMerge.Source.file)
+        }
+        sources.append(.memory(buffer, 0))
+        buffer = []
+        return SortedMerge(sources: sources, keeping: directory)
+    }
+}
+
+/// Merges sorted sources into one sorted sequence, dropping values equal to the one before.
+package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequence {
+    enum Source {
+        case file(SpoolFileReader<Element>)
+        case memory([Element], Int)
+
+        mutating func next() -> Element? {
+            switch self {
+            case .file(let reader):
+                return reader.next()
+            case .memory(let values, let index):
+                guard index < values.count else { return nil }
+                self = .memory(values, index + 1)
+                return values[index]
+            }
+        }
+
+        var failure: (any Error)? {
+            if case .file(let reader) = self { return reader.failure }
+            return nil
+        }
+    }
+
+    private var sources: [Source]
+    /// A binary min-heap of (head value, source index).
+    private var heap: [(Element, Int)] = []
+    private var last: Element?
+    private let directory: SpoolDirectory
+
+    init(sources: [Source], keeping directory: SpoolDirectory) {
+        self.sources = sources
+        self.directory = directory
+        for index in self.sources.indices {
+            if let head = self.sources[index].next() { push((head, index)) }
+        }
+    }
+
+    /// A source that could not be read to its end, if any (checked once the merge is done).
+    package var failure: (any Error)? { sources.lazy.compactMap(\.failure).first }
+
+    package mutating func next() -> Element? {
+        while let (value, source) = pop() {
+            if let following = sources[source].next() { push((following, source)) }
+            if let last, last == value { continue }
+            last = value
+            return value
+        }
+        return nil
+    }
+
+    private mutating func push(_ item: (Element, Int)) {
+        heap.append(item)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Self.less(heap[child], heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func pop() -> (Element, Int)? {
+        guard !heap.isEmpty else { return nil }
+        heap.swapAt(0, heap.count - 1)
+        let top = heap.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < heap.count, Self.less(heap[left], heap[smallest]) { smallest = left }
+            if right < heap.count, Self.less(heap[right], heap[smallest]) { smallest = right }
+            guard smallest != parent else { break }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
+        return top
+    }
+
+    /// Ties go to the earlier source, so equal values come out in the order they went in.
+    private static func less(_ lhs: (Element, Int), _ rhs: (Element, Int)) -> Bool {
+        if Element.precedes(lhs.0, rhs.0) { return true }
+        if Element.precedes(rhs.0, lhs.0) { return false }
+        return lhs.1 < rhs.1
+    }
+}
+
+/// Values written in order to one spool file, read back as often as needed.
+package final class SpooledRecords<Element: SpoolRecord>: Sequence, @unchecked Sendable {
+    private let path: String
+    package let count: Int
+    private let directory: SpoolDirectory
+
+    /// Writes `values` (already in the order wanted) to a new file in `directory`.
+    package init(writing values: some Sequence<Element>, to directory: SpoolDirectory, name: String) throws(SpoolIOError) {
+        self.directory = directory
+        do {
+            path = try directory.newFile(name)
+        } catch let error as SpoolIOError {
+            throw error
+        } catch {
+            throw SpoolIOError(message: "\(error)")
+        }
+        let writer = try SpoolFileWriter(path: path)
+        for value in values { try writer.append(value) }
+        try writer.finish()
+        count = writer.count
+    }
+
+    /// Records already written to `path` by a ``SpoolFileWriter``.
+    package init(finishedFile path: String, count: Int, directory: SpoolDirectory) {
+        self.path = path
+        self.count = count
+        self.directory = directory
+    }
+
+    package func makeIterator() -> Iterator { Iterator(reader: try? SpoolFileReader<Element>(path: path)) }
+
+    package struct Iterator: IteratorProtocol {
+        let reader: SpoolFileReader<Element>?
+        package mutating func next() -> Element? { reader?.next() }
+    }
+}

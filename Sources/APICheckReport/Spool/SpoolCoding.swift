@@ -1,0 +1,198 @@
+import Foundation
+
+/// A value a crawl writes to disk while it runs and reads back in order (``SortedSpool``,
+/// ``SpillQueue``), so that what it has found so far does not have to stay in memory.
+///
+/// The encoding is private to one process: it is never read by another version of the tool.
+package protocol SpoolRecord: Sendable {
+    func encode(into encoder: inout SpoolEncoder)
+    init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError)
+}
+
+/// A spool record with the order a ``SortedSpool`` sorts by.
+package protocol SortableSpoolRecord: SpoolRecord, Equatable {
+    static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
+}
+
+/// A spool file that does not hold what was written: truncated or changed under the process.
+package struct SpoolDecodingError: Error, CustomStringConvertible {
+    package init() {}
+    package var description: String { "a temporary spool file is damaged (changed or truncated while the crawl ran)" }
+}
+
+/// Appends values as bytes: integers as LEB128 varints (zigzag for signed), strings with their
+/// length first.
+package struct SpoolEncoder {
+    package var bytes: [UInt8] = []
+
+    package init() {}
+
+    package mutating func unsigned(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    package mutating func int(_ value: Int) {
+        let wide = Int64(value)
+        unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
+    }
+
+    package mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    package mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            unsigned(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    package mutating func optionalString(_ value: String?) {
+        bool(value != nil)
+        if let value { string(value) }
+    }
+
+    package mutating func optionalInt(_ value: Int?) {
+        bool(value != nil)
+        if let value { int(value) }
+    }
+
+    package mutating func strings(_ values: [String]) {
+        unsigned(UInt64(values.count))
+        for value in values { string(value) }
+    }
+
+    package mutating func data(_ value: Data) {
+        unsigned(UInt64(value.count))
+        bytes.append(contentsOf: value)
+    }
+}
+
+/// Reads what a ``SpoolEncoder`` wrote, in the same order.
+package struct SpoolDecoder {
+    private let bytes: [UInt8]
+    private var position: Int
+    private let end: Int
+
+    package init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
+        self.bytes = bytes
+        self.position = start
+        self.end = end ?? bytes.count
+    }
+
+    package mutating func unsigned() throws(SpoolDecodingError) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard position < end, shift < 64 else { throw SpoolDecodingError() }
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    package mutating func int() throws(SpoolDecodingError) -> Int {
+        let raw = try unsigned()
+        return Int(truncatingIfNeeded: Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))))
+    }
+
+    package mutating func bool() throws(SpoolDecodingError) -> Bool {
+        guard position < end else { throw SpoolDecodingError() }
+        defer { position += 1 }
+        return bytes[position] != 0
+    }
+
+    package mutating func string() throws(SpoolDecodingError) -> String {
+        let count = try length()
+        defer { position += count }
+        return String(decoding: bytes[position..<position + count], as: UTF8.self)
+    }
+
+    package mutating func optionalString() throws(SpoolDecodingError) -> String? {
+        try bool() ? try string() : nil
+    }
+
+    package mutating func optionalInt() throws(SpoolDecodingError) -> Int? {
+        try bool() ? try int() : nil
+    }
+
+    package mutating func strings() throws(SpoolDecodingError) -> [String] {
+        let count = try length()
+        var values: [String] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(try string()) }
+        return values
+    }
+
+    package mutating func data() throws(SpoolDecodingError) -> Data {
+        let count = try length()
+        defer { position += count }
+        return Data(bytes[position..<position + count])
+    }
+
+    private mutating func length() throws(SpoolDecodingError) -> Int {
+        let count = try unsigned()
+        guard count <= UInt64(end - position) else { throw SpoolDecodingError() }
+        return Int(count)
+    }
+}
+
+extension CheckedLink: SortableSpoolRecord {
+    package func encode(into encoder: inout SpoolEncoder) {
+        encoder.string(method)
+        encoder.string(url)
+        encoder.optionalString(rel)
+        encoder.strings(relPath)
+        encoder.optionalString(referrer)
+        encoder.optionalString(sourcePointer)
+        switch outcome {
+        case .passed: encoder.unsigned(0)
+        case .failed: encoder.unsigned(1)
+        case .notChecked(let reason):
+            encoder.unsigned(2)
+            encoder.string(reason)
+        case .skipped(let reason):
+            encoder.unsigned(3)
+            encoder.string(reason)
+        }
+        encoder.optionalInt(statusCode)
+        encoder.bool(duration != nil)
+        if let duration {
+            encoder.int(Int(duration.components.seconds))
+            encoder.int(Int(duration.components.attoseconds / 1_000_000_000))  // nanoseconds
+        }
+    }
+
+    package init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError) {
+        let method = try decoder.string()
+        let url = try decoder.string()
+        let rel = try decoder.optionalString()
+        let relPath = try decoder.strings()
+        let referrer = try decoder.optionalString()
+        let sourcePointer = try decoder.optionalString()
+        let outcome: Outcome
+        switch try decoder.unsigned() {
+        case 0: outcome = .passed
+        case 1: outcome = .failed
+        case 2: outcome = .notChecked(reason: try decoder.string())
+        case 3: outcome = .skipped(reason: try decoder.string())
+        default: throw SpoolDecodingError()
+        }
+        let statusCode = try decoder.optionalInt()
+        var duration: Duration?
+        if try decoder.bool() {
+            let seconds = try decoder.int()
+            let nanoseconds = try decoder.int()
+            duration = .seconds(seconds) + .nanoseconds(nanoseconds)
+        }
+        self.init(
+            method: method, url: url, rel: rel, relPath: relPath, referrer: referrer, sourcePointer: sourcePointer, outcome: outcome,
+            statusCode: statusCode, duration: duration)
+    }
+}

@@ -1,0 +1,113 @@
+import APICheckModel
+import APICheckReport
+import APICheckStubFiles
+import Foundation
+import Testing
+
+@testable import APICheckCrawler
+
+/// A crawl that writes its pending links and checks to temporary files reports exactly what a
+/// crawl that keeps them in memory reports, for every fixture stub set, and leaves no files.
+@Suite struct StreamedReportTests {
+    /// Each set with the root its README crawls.
+    static let sets = [
+        ("acmeflix", "http://localhost:3000/"), ("drf-root", "http://127.0.0.1:8080/"), ("github-root", "http://127.0.0.1:8080/"),
+        ("hal-shop", "http://localhost:3000/"), ("jsonapi-blog", "http://localhost:3000/articles"), ("linkheader-pages", "http://localhost:3000/"),
+        ("siren-orders", "http://localhost:3000/"),
+    ]
+
+    private func crawl(_ set: String, root: String, spooling: CrawlOptions.Spooling) async throws -> CrawlReport {
+        let loaded = StubLoader().load([Repository.path("stubs/\(set)")])
+        var options = CrawlOptions(root: try #require(URL(string: root)))
+        options.spooling = spooling
+        options.concurrency = 4
+        options.variables["id"] = .string("p-1001")
+        var report = await Crawler(fetcher: StubSetFetcher(stubs: loaded.stubSet), options: options).run()
+        // Times are the only thing two runs may differ in.
+        report.startTime = Date(timeIntervalSince1970: 0)
+        report.duration = .zero
+        report.setSortedChecks(report.checks.mapped { check in
+            var check = check
+            check.duration = nil
+            return check
+        })
+        return report
+    }
+
+    @Test(arguments: sets) func theStreamedReportEqualsTheInMemoryOne(_ set: String, root: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-streamed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let inMemory = try await crawl(set, root: root, spooling: CrawlOptions.Spooling())
+        #expect(!inMemory.checks.isSpooled)
+        #expect(inMemory.checks.count > 0)
+        do {
+            // Runs of two links and no checks in memory: everything goes through the files.
+            let streamed = try await crawl(set, root: root, spooling: CrawlOptions.Spooling(runLength: 2, checksInMemory: 0, directory: folder.path))
+            #expect(streamed.checks.isSpooled)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 1, "one spool folder while the report lives")
+            #expect(JSONReportRenderer().render(streamed) == JSONReportRenderer().render(inMemory))
+            #expect(TextReportRenderer(useColor: false).render(streamed) == TextReportRenderer(useColor: false).render(inMemory))
+            #expect(JUnitReportRenderer().render(streamed) == JUnitReportRenderer().render(inMemory))
+            #expect(streamed == inMemory)
+            #expect(streamed.exitCode == inMemory.exitCode && streamed.counts == inMemory.counts && streamed.defects == inMemory.defects)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "the spool folder goes with the report")
+    }
+}
+
+/// The external sort under the streamed report.
+@Suite struct SortedSpoolTests {
+    private func check(_ url: String, _ rel: String = "item", outcome: CheckedLink.Outcome = .passed) -> CheckedLink {
+        CheckedLink(url: url, rel: rel, relPath: ["root", rel], referrer: "http://x/", sourcePointer: "/_links/\(rel)", outcome: outcome, statusCode: 200, duration: .milliseconds(3))
+    }
+
+    @Test func valuesComeBackSortedWithoutDuplicatesWhateverTheRunLength() {
+        var generator = SystemRandomNumberGenerator()
+        let values = (0..<2_000).map { _ in check("http://x/r/\(Int.random(in: 0..<700, using: &generator))", outcome: Bool.random() ? .passed : .skipped(reason: "é ✓")) }
+        var expected = values
+        expected.sortRemovingDuplicates(by: CheckedLink.precedes)
+        for runLength in [1, 7, 500, 5_000] {
+            let spool = SortedSpool<CheckedLink>(directory: SpoolDirectory(), runLength: runLength)
+            for value in values { spool.append(value) }
+            var merged = spool.sorted()
+            var result: [CheckedLink] = []
+            while let next = merged.next() { result.append(next) }
+            #expect(merged.failure == nil)
+            #expect(result == expected, "run length \(runLength)")
+        }
+    }
+
+    @Test func aDamagedRunIsReportedNotTrusted() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-spool-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spool = SortedSpool<CheckedLink>(directory: SpoolDirectory(parent: folder.path), runLength: 10)
+        for index in 0..<25 { spool.append(check("http://x/r/\(index)")) }
+        // Truncate every run in the middle of a record.
+        let spoolFolder = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first)
+        for run in try FileManager.default.contentsOfDirectory(atPath: folder.path + "/" + spoolFolder) {
+            let path = folder.path + "/" + spoolFolder + "/" + run
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            try bytes.prefix(bytes.count / 2 + 3).write(to: URL(fileURLWithPath: path))
+        }
+        var merged = spool.sorted()
+        var count = 0
+        while merged.next() != nil { count += 1 }
+        #expect(count < 25)
+        #expect(merged.failure != nil)
+    }
+
+    @Test func aCheckSurvivesTheRoundTrip() throws {
+        let original = CheckedLink(
+            method: "DELETE", url: "http://x/ü?a=1", rel: nil, relPath: [], referrer: nil, sourcePointer: "/links/0", outcome: .notChecked(reason: "needs variables: id"),
+            statusCode: nil, duration: .milliseconds(1234))
+        var encoder = SpoolEncoder()
+        original.encode(into: &encoder)
+        var decoder = SpoolDecoder(encoder.bytes)
+        #expect(try CheckedLink(from: &decoder) == original)
+        var truncated = SpoolDecoder(Array(encoder.bytes.dropLast(3)))
+        #expect(throws: SpoolDecodingError.self) { try CheckedLink(from: &truncated) }
+    }
+}
