@@ -11,6 +11,7 @@ extension CrawlReport {
                 switch member.content {
                 case .value(let value): JSONMember(member.key, value)
                 case .elements(let elements): JSONMember(member.key, .array(Array(elements())))
+                case .checks(let checks): JSONMember(member.key, .array(checks.map(\.jsonValue)))
                 }
             })
     }
@@ -19,6 +20,8 @@ extension CrawlReport {
     enum JSONMemberContent {
         case value(JSONValue)
         case elements(() -> AnySequence<JSONValue>)
+        /// The checks, written directly (millions of them in a large crawl: no value tree each).
+        case checks(CheckList)
     }
 
     /// The members in schema order; optional members only when present.
@@ -56,7 +59,7 @@ extension CrawlReport {
         let checks = checks
         members.append(("defects", .elements { AnySequence(defects.lazy.map(\.jsonValue)) }))
         members.append(("findings", .elements { AnySequence(findings.lazy.map(\.jsonValue)) }))
-        members.append(("checks", .elements { AnySequence(checks.lazy.map(\.jsonValue)) }))
+        members.append(("checks", .checks(checks)))
         if let baseline {
             members.append(
                 (
@@ -176,6 +179,14 @@ public struct JSONReportRenderer: ReportRenderer {
             switch content {
             case .value(let value):
                 writer.write(value, indent: indent, into: &output)
+            case .checks(let checks):
+                try writer.writeArray(checks, indent: indent, into: &output) { check, output, indent in
+                    check.writePrettyJSON(indent: indent, into: &output)
+                    if output.utf8.count >= chunkBytes {
+                        try sink(output)
+                        output.removeAll(keepingCapacity: true)
+                    }
+                }
             case .elements(let elements):
                 try writer.writeArray(elements(), indent: indent, into: &output) { element, output, indent in
                     writer.write(element, indent: indent, into: &output)
@@ -321,7 +332,58 @@ extension Defect {
 }
 
 extension CheckedLink {
-    fileprivate var jsonValue: JSONValue {
+    /// What ``JSONWriter`` in `.pretty` style writes for ``jsonValue`` at `indent`, byte for
+    /// byte (a test holds the two together), without building the value.
+    package func writePrettyJSON(indent: Int, into output: inout String) {
+        let inner = "\n" + String(repeating: "  ", count: indent + 1)
+        func key(_ name: String) {
+            output += inner
+            output += "\""
+            output += name
+            output += "\": "
+        }
+        func string(_ name: String, _ value: String, last: Bool = false) {
+            key(name)
+            JSONWriter.writeString(value, into: &output)
+            if !last { output += "," }
+        }
+        output += "{"
+        string("method", method)
+        string("url", url)
+        if let rel { string("rel", rel) }
+        key("relPath")
+        if relPath.isEmpty {
+            output += "[]"
+        } else {
+            output += "["
+            let element = inner + "  "
+            for (index, label) in relPath.enumerated() {
+                if index > 0 { output += "," }
+                output += element
+                JSONWriter.writeString(label, into: &output)
+            }
+            output += inner
+            output += "]"
+        }
+        output += ","
+        if let referrer { string("referrer", referrer) }
+        if let sourcePointer { string("sourcePointer", sourcePointer) }
+        let reason = outcome.reason
+        string("outcome", outcome.name, last: reason == nil && statusCode == nil && duration == nil)
+        if let reason { string("reason", reason, last: statusCode == nil && duration == nil) }
+        if let statusCode {
+            key("statusCode")
+            output += String(statusCode)
+            if duration != nil { output += "," }
+        }
+        if let duration {
+            key("durationSeconds")
+            output += ReportTime.secondsText(duration)
+        }
+        output += "\n" + String(repeating: "  ", count: indent) + "}"
+    }
+
+    package var jsonValue: JSONValue {
         var members = [JSONMember("method", .string(method)), JSONMember("url", .string(url))]
         if let rel { members.append(JSONMember("rel", .string(rel))) }
         members.append(JSONMember("relPath", .array(relPath.map(JSONValue.string))))

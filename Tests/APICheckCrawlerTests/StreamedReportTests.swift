@@ -1,3 +1,4 @@
+import APICheckJSON
 import APICheckModel
 import APICheckReport
 import APICheckStubFiles
@@ -109,5 +110,25 @@ import Testing
         #expect(try CheckedLink(from: &decoder) == original)
         var truncated = SpoolDecoder(Array(encoder.bytes.dropLast(3)))
         #expect(throws: SpoolDecodingError.self) { try CheckedLink(from: &truncated) }
+    }
+}
+
+/// Checks are written to the JSON report directly, not through a value tree: the bytes are the
+/// value tree's.
+@Suite struct CheckJSONWritingTests {
+    @Test(arguments: [
+        CheckedLink(url: "http://x/", outcome: .passed),
+        CheckedLink(method: "POST", url: "http://x/\"q\"\u{2028}", rel: "ü", relPath: ["root", "items[2]"], referrer: "http://x/r", sourcePointer: "/_links/a", outcome: .failed, statusCode: 404, duration: .milliseconds(12)),
+        CheckedLink(url: "http://x/", rel: nil, relPath: ["a"], referrer: nil, sourcePointer: nil, outcome: .skipped(reason: "why\n"), statusCode: nil, duration: .seconds(2)),
+        CheckedLink(url: "http://x/", outcome: .notChecked(reason: "needs variables: id"), statusCode: 200),
+    ])
+    func theDirectWriterWritesWhatTheValueWriterWrites(_ check: CheckedLink) {
+        for indent in [0, 2] {
+            var direct = ""
+            check.writePrettyJSON(indent: indent, into: &direct)
+            var tree = ""
+            JSONWriter(style: .pretty).write(check.jsonValue, indent: indent, into: &tree)
+            #expect(direct == tree)
+        }
     }
 }

@@ -114,7 +114,13 @@ struct ContractRules {
             completeUnsafe(methodChecks.indices.contains(slot) ? methodChecks[slot] : nil, path: path, declared: pending.declaredType, check: &check, report: report)
         }
         if !findings.isEmpty || pending.hasFindings, case .passed = check.outcome { check.outcome = .failed }
-        return (options.redaction.check(check), findings)
+        // The rest of the check was redacted when it was found; only a reason is new.
+        switch check.outcome {
+        case .notChecked(let reason): check.outcome = .notChecked(reason: options.redaction.text(reason))
+        case .skipped(let reason): check.outcome = .skipped(reason: options.redaction.text(reason))
+        case .passed, .failed: break
+        }
+        return (check, findings)
     }
 
     private func completeFetched(

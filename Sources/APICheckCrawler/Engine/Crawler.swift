@@ -193,11 +193,13 @@ public struct Crawler: Sendable {
             record.bodyByteCount = response.body.count
             record.bodyWasTruncated = response.isTruncated
             let body = [UInt8](response.body)
-            if let contentType = record.contentType, let served = try? MediaType(parsing: contentType), !response.isTruncated, !body.isEmpty {
-                record.bodyVerdict = sniffer.check(body, against: served)
-            }
+            // Links first: their JSON parse also tells the sniffer the body is JSON (one parse).
             if (200..<300).contains(response.status), !response.isTruncated {
                 record.extraction = extractor.extract(url: finalURL.absoluteString, headers: response.headers, body: body)
+            }
+            if let contentType = record.contentType, let served = try? MediaType(parsing: contentType), !response.isTruncated, !body.isEmpty {
+                let parsed = record.extraction.bodyParsedAsJSON && extractor.limits.maximumDepth <= sniffer.maximumJSONDepth
+                record.bodyVerdict = sniffer.check(body, against: served, parsedAsJSON: parsed)
             }
         }
         // The resource's own rules run here, in parallel; its rel path is filled in on consumption.

@@ -8,17 +8,23 @@ import Foundation
 /// type) is decided when the link is found; what depends on the target's answer (status, served
 /// type) is decided when the report is written, from the target's ``ResourceSummary``. Pending
 /// checks go through a ``SortedSpool`` in report order, so a crawl holds none of them in memory
-/// beyond one run.
-struct PendingCheck: SortableSpoolRecord, Equatable {
+/// beyond one run. A class: a run is sorted by moving references, not copying records.
+final class PendingCheck: SortableSpoolRecord, Equatable {
     /// The check, redacted, with the outcome decided so far.
-    var check: CheckedLink
+    let check: CheckedLink
     /// Whether a finding was already reported for it (the outcome is then `failed`).
-    var hasFindings: Bool
+    let hasFindings: Bool
     /// The declared media type, compared with what the target serves.
-    var declaredType: String?
+    let declaredType: String?
     /// The link format's display name, for findings.
-    var format: String
-    var awaiting: Awaiting
+    let format: String
+    let awaiting: Awaiting
+
+    static func == (lhs: PendingCheck, rhs: PendingCheck) -> Bool {
+        lhs === rhs
+            || (lhs.check == rhs.check && lhs.hasFindings == rhs.hasFindings && lhs.declaredType == rhs.declaredType && lhs.format == rhs.format
+                && lhs.awaiting == rhs.awaiting)
+    }
 
     enum Awaiting: Equatable {
         /// Decided already.
@@ -76,8 +82,11 @@ struct PendingCheck: SortableSpoolRecord, Equatable {
         switch try decoder.unsigned() {
         case 0: awaiting = .nothing
         case let kind where kind == 1 || kind == 2:
-            awaiting = .target(URLKey(high: try decoder.unsigned(), low: try decoder.unsigned()), credentialed: kind == 2)
-        case 3: awaiting = .method(slot: try decoder.int(), path: try decoder.string())
+            let high = try decoder.unsigned()
+            awaiting = .target(URLKey(high: high, low: try decoder.unsigned()), credentialed: kind == 2)
+        case 3:
+            let slot = try decoder.int()
+            awaiting = .method(slot: slot, path: try decoder.string())
         default: throw SpoolDecodingError()
         }
     }

@@ -8,6 +8,9 @@ public struct LinkExtraction: Sendable, Hashable {
     public var formats: [LinkFormat]
     /// `true` when the link limit stopped extraction: later links were not extracted.
     public var isTruncated: Bool
+    /// `true` when the body was read as JSON and parsed (so it is JSON: no need to parse it again
+    /// to check its type).
+    public var bodyParsedAsJSON = false
 
     /// An extraction result.
     public init(links: [Link] = [], notes: [ShapeNote] = [], formats: [LinkFormat] = [], isTruncated: Bool = false) {

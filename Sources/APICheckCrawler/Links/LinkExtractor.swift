@@ -82,11 +82,14 @@ public struct LinkExtractor: Sendable {
                 "the body (\(body.count) bytes) is larger than the \(limits.maximumBodyBytes) bytes read for links: no links were extracted from it")
             return collector.result()
         }
+        var parsedAsJSON = false
         switch kind {
-        case .json: extractJSON(body, mediaType: mediaType, into: &collector)
+        case .json: parsedAsJSON = extractJSON(body, mediaType: mediaType, into: &collector)
         case .xml: extractXML(body, into: &collector)
         }
-        return collector.result()
+        var result = collector.result()
+        result.bodyParsedAsJSON = parsedAsJSON
+        return result
     }
 
     private enum BodyKind {
@@ -121,7 +124,9 @@ public struct LinkExtractor: Sendable {
         case collectionJSON
     }
 
-    private func extractJSON(_ body: [UInt8], mediaType: MediaType?, into collector: inout LinkCollector) {
+    /// Whether the body parsed as JSON.
+    @discardableResult
+    private func extractJSON(_ body: [UInt8], mediaType: MediaType?, into collector: inout LinkCollector) -> Bool {
         let root: JSONNode
         do {
             root = try JSONParser(maximumDepth: limits.maximumDepth).parse(body)
@@ -129,7 +134,7 @@ public struct LinkExtractor: Sendable {
             collector.note(
                 .unreadableBody, .warning, nil, .jsonPointer("", line: error.position.line, column: error.position.column),
                 "no links were extracted: the body is not valid JSON (\(error))")
-            return
+            return false
         }
         let claimed: JSONDialect? =
             switch mediaType?.essence {
@@ -161,6 +166,7 @@ public struct LinkExtractor: Sendable {
             walker.walkPlainJSON(root, covered: JSONLinkWalker.formatAreas(of: walker.collector.links))
         }
         collector = walker.collector
+        return true
     }
 
     private static func detectDialect(_ root: JSONNode) -> JSONDialect {

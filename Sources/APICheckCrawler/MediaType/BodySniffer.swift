@@ -40,10 +40,14 @@ public struct BodySniffer: Sendable {
 
     /// Whether `body` agrees with `type` (aliases such as `image/jpg` are checked as the type
     /// they stand for).
-    public func check(_ body: [UInt8], against type: MediaType) -> Verdict {
+    ///
+    /// `parsedAsJSON`: the body is already known to parse as JSON (within a depth no greater
+    /// than ``maximumJSONDepth``), so a JSON type agrees without parsing it again.
+    public func check(_ body: [UInt8], against type: MediaType, parsedAsJSON: Bool = false) -> Verdict {
         guard body.count <= maximumBytes else {
             return .notChecked("the body (\(body.count) bytes) is larger than the \(maximumBytes) bytes checked")
         }
+        if type.isJSON, parsedAsJSON, !body.isEmpty, Self.detectedSignature(of: body) == nil { return .agrees }
         if type.isJSON { return checkJSON(body, type) }
         if type.isXML { return checkXML(body, type) }
         if let signature = Signature.forType(type.canonicalEssence) { return checkSignature(body, signature) }

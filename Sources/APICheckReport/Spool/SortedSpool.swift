@@ -8,33 +8,37 @@ import Foundation
 /// file (a run). Reading merges the runs and what is still in memory, smallest first. A spool
 /// that never filled a run never touches the disk.
 package final class SortedSpool<Element: SortableSpoolRecord> {
-    private let directory: SpoolDirectory
-    private let runLength: Int
-    private let name: String
-    private var buffer: [Element] = []
-    private var runs: [String] = []
+    @usableFromInline let directory: SpoolDirectory
+    @usableFromInline let runLength: Int
+    @usableFromInline let name: String
+    @usableFromInline var buffer: [Element] = []
+    @usableFromInline var runs: [String] = []
     /// Set when a run could not be written; the values stay in memory then (nothing is lost).
-    package private(set) var failure: SpoolIOError?
-    package private(set) var count = 0
+    package var failure: SpoolIOError?
+    package var count = 0
 
-    package init(directory: SpoolDirectory, runLength: Int = 65_536, name: String = "run") {
+    @inlinable package init(directory: SpoolDirectory, runLength: Int = 65_536, name: String = "run") {
         self.directory = directory
         self.runLength = max(1, runLength)
         self.name = name
     }
 
-    package func append(_ value: Element) {
+    @inlinable package func append(_ value: Element) {
         buffer.append(value)
         count += 1
         if buffer.count >= runLength, failure == nil { spill() }
     }
 
-    private func spill() {
-        buffer.sort(by: Element.precedes)
+    @inlinable func spill() {
         do {
             let path = try directory.newFile(name)
             let writer = try SpoolFileWriter(path: path)
-            for value in buffer { try writer.append(value) }
+            // Sorts positions, not values: a record is large, an index is a word.
+            try buffer.withUnsafeBufferPointer { values in
+                var order = Array(0..<Int32(values.count))
+                order.sort { Element.precedes(values[Int($0)], values[Int($1)]) }
+                for position in order { try writer.append(values[Int(position)]) }
+            }
             try writer.finish()
             runs.append(path)
             buffer.removeAll(keepingCapacity: true)
@@ -49,7 +53,7 @@ package final class SortedSpool<Element: SortableSpoolRecord> {
     static var mergeWidth: Int { 64 }
 
     /// The values, sorted and de-duplicated. Reads the runs once; call once.
-    package func sorted() -> SortedMerge<Element> {
+    @inlinable package func sorted() -> SortedMerge<Element> {
         buffer.sort(by: Element.precedes)
         // Too many runs to read at once: merge them into fewer, longer runs first.
         while runs.count > Self.mergeWidth, failure == nil {
@@ -83,11 +87,11 @@ package final class SortedSpool<Element: SortableSpoolRecord> {
 
 /// Merges sorted sources into one sorted sequence, dropping values equal to the one before.
 package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequence {
-    enum Source {
+    @usableFromInline enum Source {
         case file(SpoolFileReader<Element>)
         case memory([Element], Int)
 
-        mutating func next() -> Element? {
+        @inlinable mutating func next() -> Element? {
             switch self {
             case .file(let reader):
                 return reader.next()
@@ -98,19 +102,19 @@ package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequ
             }
         }
 
-        var failure: (any Error)? {
+        @usableFromInline var failure: (any Error)? {
             if case .file(let reader) = self { return reader.failure }
             return nil
         }
     }
 
-    private var sources: [Source]
+    @usableFromInline var sources: [Source]
     /// A binary min-heap of (head value, source index).
-    private var heap: [(Element, Int)] = []
-    private var last: Element?
-    private let directory: SpoolDirectory
+    @usableFromInline var heap: [(Element, Int)] = []
+    @usableFromInline var last: Element?
+    @usableFromInline let directory: SpoolDirectory
 
-    init(sources: [Source], keeping directory: SpoolDirectory) {
+    @inlinable init(sources: [Source], keeping directory: SpoolDirectory) {
         self.sources = sources
         self.directory = directory
         for index in self.sources.indices {
@@ -121,7 +125,7 @@ package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequ
     /// A source that could not be read to its end, if any (checked once the merge is done).
     package var failure: (any Error)? { sources.lazy.compactMap(\.failure).first }
 
-    package mutating func next() -> Element? {
+    @inlinable package mutating func next() -> Element? {
         while let (value, source) = pop() {
             if let following = sources[source].next() { push((following, source)) }
             if let last, last == value { continue }
@@ -131,7 +135,7 @@ package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequ
         return nil
     }
 
-    private mutating func push(_ item: (Element, Int)) {
+    @inlinable mutating func push(_ item: (Element, Int)) {
         heap.append(item)
         var child = heap.count - 1
         while child > 0 {
@@ -142,7 +146,7 @@ package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequ
         }
     }
 
-    private mutating func pop() -> (Element, Int)? {
+    @inlinable mutating func pop() -> (Element, Int)? {
         guard !heap.isEmpty else { return nil }
         heap.swapAt(0, heap.count - 1)
         let top = heap.removeLast()
@@ -161,7 +165,7 @@ package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequ
     }
 
     /// Ties go to the earlier source, so equal values come out in the order they went in.
-    private static func less(_ lhs: (Element, Int), _ rhs: (Element, Int)) -> Bool {
+    @inlinable static func less(_ lhs: (Element, Int), _ rhs: (Element, Int)) -> Bool {
         if Element.precedes(lhs.0, rhs.0) { return true }
         if Element.precedes(rhs.0, lhs.0) { return false }
         return lhs.1 < rhs.1
@@ -170,12 +174,12 @@ package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequ
 
 /// Values written in order to one spool file, read back as often as needed.
 package final class SpooledRecords<Element: SpoolRecord>: Sequence, @unchecked Sendable {
-    private let path: String
+    @usableFromInline let path: String
     package let count: Int
-    private let directory: SpoolDirectory
+    @usableFromInline let directory: SpoolDirectory
 
     /// Writes `values` (already in the order wanted) to a new file in `directory`.
-    package init(writing values: some Sequence<Element>, to directory: SpoolDirectory, name: String) throws(SpoolIOError) {
+    @inlinable package init(writing values: some Sequence<Element>, to directory: SpoolDirectory, name: String) throws(SpoolIOError) {
         self.directory = directory
         do {
             path = try directory.newFile(name)
@@ -191,16 +195,16 @@ package final class SpooledRecords<Element: SpoolRecord>: Sequence, @unchecked S
     }
 
     /// Records already written to `path` by a ``SpoolFileWriter``.
-    package init(finishedFile path: String, count: Int, directory: SpoolDirectory) {
+    @inlinable package init(finishedFile path: String, count: Int, directory: SpoolDirectory) {
         self.path = path
         self.count = count
         self.directory = directory
     }
 
-    package func makeIterator() -> Iterator { Iterator(reader: try? SpoolFileReader<Element>(path: path)) }
+    @inlinable package func makeIterator() -> Iterator { Iterator(reader: try? SpoolFileReader<Element>(path: path)) }
 
     package struct Iterator: IteratorProtocol {
         let reader: SpoolFileReader<Element>?
-        package mutating func next() -> Element? { reader?.next() }
+        @inlinable package mutating func next() -> Element? { reader?.next() }
     }
 }

@@ -5,18 +5,18 @@ import Foundation
 ///
 /// The encoding is private to one process: it is never read by another version of the tool.
 package protocol SpoolRecord: Sendable {
-    func encode(into encoder: inout SpoolEncoder)
-    init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError)
+    @inlinable func encode(into encoder: inout SpoolEncoder)
+    @inlinable init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError)
 }
 
 /// A spool record with the order a ``SortedSpool`` sorts by.
 package protocol SortableSpoolRecord: SpoolRecord, Equatable {
-    static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
+    @inlinable static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
 }
 
 /// A spool file that does not hold what was written: truncated or changed under the process.
 package struct SpoolDecodingError: Error, CustomStringConvertible {
-    package init() {}
+    @inlinable package init() {}
     package var description: String { "a temporary spool file is damaged (changed or truncated while the crawl ran)" }
 }
 
@@ -25,9 +25,9 @@ package struct SpoolDecodingError: Error, CustomStringConvertible {
 package struct SpoolEncoder {
     package var bytes: [UInt8] = []
 
-    package init() {}
+    @inlinable package init() {}
 
-    package mutating func unsigned(_ value: UInt64) {
+    @inlinable package mutating func unsigned(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -36,14 +36,14 @@ package struct SpoolEncoder {
         bytes.append(UInt8(value))
     }
 
-    package mutating func int(_ value: Int) {
+    @inlinable package mutating func int(_ value: Int) {
         let wide = Int64(value)
         unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
     }
 
-    package mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    @inlinable package mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
-    package mutating func string(_ value: String) {
+    @inlinable package mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             unsigned(UInt64(utf8.count))
@@ -51,22 +51,22 @@ package struct SpoolEncoder {
         }
     }
 
-    package mutating func optionalString(_ value: String?) {
+    @inlinable package mutating func optionalString(_ value: String?) {
         bool(value != nil)
         if let value { string(value) }
     }
 
-    package mutating func optionalInt(_ value: Int?) {
+    @inlinable package mutating func optionalInt(_ value: Int?) {
         bool(value != nil)
         if let value { int(value) }
     }
 
-    package mutating func strings(_ values: [String]) {
+    @inlinable package mutating func strings(_ values: [String]) {
         unsigned(UInt64(values.count))
         for value in values { string(value) }
     }
 
-    package mutating func data(_ value: Data) {
+    @inlinable package mutating func data(_ value: Data) {
         unsigned(UInt64(value.count))
         bytes.append(contentsOf: value)
     }
@@ -74,17 +74,17 @@ package struct SpoolEncoder {
 
 /// Reads what a ``SpoolEncoder`` wrote, in the same order.
 package struct SpoolDecoder {
-    private let bytes: [UInt8]
-    private var position: Int
-    private let end: Int
+    @usableFromInline let bytes: [UInt8]
+    @usableFromInline var position: Int
+    @usableFromInline let end: Int
 
-    package init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
+    @inlinable package init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
         self.bytes = bytes
         self.position = start
         self.end = end ?? bytes.count
     }
 
-    package mutating func unsigned() throws(SpoolDecodingError) -> UInt64 {
+    @inlinable package mutating func unsigned() throws(SpoolDecodingError) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -97,32 +97,32 @@ package struct SpoolDecoder {
         }
     }
 
-    package mutating func int() throws(SpoolDecodingError) -> Int {
+    @inlinable package mutating func int() throws(SpoolDecodingError) -> Int {
         let raw = try unsigned()
         return Int(truncatingIfNeeded: Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))))
     }
 
-    package mutating func bool() throws(SpoolDecodingError) -> Bool {
+    @inlinable package mutating func bool() throws(SpoolDecodingError) -> Bool {
         guard position < end else { throw SpoolDecodingError() }
         defer { position += 1 }
         return bytes[position] != 0
     }
 
-    package mutating func string() throws(SpoolDecodingError) -> String {
+    @inlinable package mutating func string() throws(SpoolDecodingError) -> String {
         let count = try length()
         defer { position += count }
         return String(decoding: bytes[position..<position + count], as: UTF8.self)
     }
 
-    package mutating func optionalString() throws(SpoolDecodingError) -> String? {
+    @inlinable package mutating func optionalString() throws(SpoolDecodingError) -> String? {
         try bool() ? try string() : nil
     }
 
-    package mutating func optionalInt() throws(SpoolDecodingError) -> Int? {
+    @inlinable package mutating func optionalInt() throws(SpoolDecodingError) -> Int? {
         try bool() ? try int() : nil
     }
 
-    package mutating func strings() throws(SpoolDecodingError) -> [String] {
+    @inlinable package mutating func strings() throws(SpoolDecodingError) -> [String] {
         let count = try length()
         var values: [String] = []
         values.reserveCapacity(count)
@@ -130,13 +130,13 @@ package struct SpoolDecoder {
         return values
     }
 
-    package mutating func data() throws(SpoolDecodingError) -> Data {
+    @inlinable package mutating func data() throws(SpoolDecodingError) -> Data {
         let count = try length()
         defer { position += count }
         return Data(bytes[position..<position + count])
     }
 
-    private mutating func length() throws(SpoolDecodingError) -> Int {
+    @inlinable mutating func length() throws(SpoolDecodingError) -> Int {
         let count = try unsigned()
         guard count <= UInt64(end - position) else { throw SpoolDecodingError() }
         return Int(count)

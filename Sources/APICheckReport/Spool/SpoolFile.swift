@@ -46,20 +46,20 @@ package final class SpoolDirectory: @unchecked Sendable {
 /// Writing or reading a spool file failed (disk full, folder removed).
 package struct SpoolIOError: Error, CustomStringConvertible {
     package var message: String
-    package init(message: String) { self.message = message }
+    @inlinable package init(message: String) { self.message = message }
     package var description: String { message }
 }
 
 /// Appends framed records (a varint length, then the record) to a file, through a buffer.
 package final class SpoolFileWriter {
     package let path: String
-    private var descriptor: Int32
-    private var buffer: SpoolEncoder
-    private var record = SpoolEncoder()
-    private static let flushBytes = 1 << 20
-    package private(set) var count = 0
+    @usableFromInline var descriptor: Int32
+    @usableFromInline var buffer: SpoolEncoder
+    @usableFromInline var record = SpoolEncoder()
+    @usableFromInline static let flushBytes = 1 << 20
+    package var count = 0
 
-    package init(path: String) throws(SpoolIOError) {
+    @inlinable package init(path: String) throws(SpoolIOError) {
         self.path = path
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { throw SpoolIOError(message: "cannot create \(path): \(String(cString: strerror(errno)))") }
@@ -67,7 +67,7 @@ package final class SpoolFileWriter {
         buffer.bytes.reserveCapacity(Self.flushBytes + 4096)
     }
 
-    package func append(_ value: some SpoolRecord) throws(SpoolIOError) {
+    @inlinable package func append(_ value: some SpoolRecord) throws(SpoolIOError) {
         record.bytes.removeAll(keepingCapacity: true)
         value.encode(into: &record)
         buffer.unsigned(UInt64(record.bytes.count))
@@ -76,7 +76,7 @@ package final class SpoolFileWriter {
         if buffer.bytes.count >= Self.flushBytes { try flush() }
     }
 
-    private func flush() throws(SpoolIOError) {
+    @inlinable func flush() throws(SpoolIOError) {
         var written = 0
         let total = buffer.bytes.count
         while written < total {
@@ -89,7 +89,7 @@ package final class SpoolFileWriter {
     }
 
     /// Flushes and closes the file.
-    package func finish() throws(SpoolIOError) {
+    @inlinable package func finish() throws(SpoolIOError) {
         guard descriptor >= 0 else { return }
         defer {
             closeDescriptor(descriptor)
@@ -105,23 +105,23 @@ package final class SpoolFileWriter {
 
 /// Reads the framed records of a spool file in order, a chunk at a time.
 package final class SpoolFileReader<Element: SpoolRecord> {
-    private var descriptor: Int32
-    private var bytes: [UInt8] = []
+    @usableFromInline var descriptor: Int32
+    @usableFromInline var bytes: [UInt8] = []
     /// Unread bytes are `bytes[position..<filled]`.
-    private var position = 0
-    private var filled = 0
-    private var atEnd = false
-    private static var chunkBytes: Int { 256 << 10 }
+    @usableFromInline var position = 0
+    @usableFromInline var filled = 0
+    @usableFromInline var atEnd = false
+    @usableFromInline static var chunkBytes: Int { 256 << 10 }
     /// Set when the file could not be read to its end.
-    package private(set) var failure: (any Error)?
+    package var failure: (any Error)?
 
-    package init(path: String) throws(SpoolIOError) {
+    @inlinable package init(path: String) throws(SpoolIOError) {
         descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw SpoolIOError(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
     }
 
     /// The next record, or `nil` at the end (or after a failure, see ``failure``).
-    package func next() -> Element? {
+    @inlinable package func next() -> Element? {
         guard failure == nil, descriptor >= 0 else { return nil }
         do {
             guard let (start, end) = try frame() else {
@@ -145,7 +145,7 @@ package final class SpoolFileReader<Element: SpoolRecord> {
     }
 
     /// The bounds of the next record in `bytes`, reading more of the file as needed.
-    private func frame() throws -> (Int, Int)? {
+    @inlinable func frame() throws -> (Int, Int)? {
         while true {
             var decoder = SpoolDecoder(bytes, from: position, to: filled)
             if let length = try? decoder.unsigned() {
@@ -162,7 +162,7 @@ package final class SpoolFileReader<Element: SpoolRecord> {
 
     /// Moves the unread bytes to the front and reads the file into the rest (the buffer
     /// doubles when one record is larger than it).
-    private func refill() throws {
+    @inlinable func refill() throws {
         let unread = filled - position
         if bytes.isEmpty {
             bytes = [UInt8](repeating: 0, count: Self.chunkBytes)
@@ -183,7 +183,7 @@ package final class SpoolFileReader<Element: SpoolRecord> {
         if got == 0 { atEnd = true }
     }
 
-    private func varintLength(_ value: UInt64) -> Int {
+    @inlinable func varintLength(_ value: UInt64) -> Int {
         var value = value
         var count = 1
         while value >= 0x80 {
@@ -194,6 +194,6 @@ package final class SpoolFileReader<Element: SpoolRecord> {
     }
 }
 
-private func closeDescriptor(_ descriptor: Int32) {
+@inlinable func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
 }
