@@ -396,7 +396,7 @@ extension CheckedLink {
         return .object(members)
     }
 
-    fileprivate init(_ node: JSONNode, reader: ReportJSONReader) throws(ReportDecodingError) {
+    package init(_ node: JSONNode, reader: ReportJSONReader) throws(ReportDecodingError) {
         let object = try reader.object(node, "a check")
         let outcomeNode = try reader.member(object, "outcome")
         let outcome: Outcome

@@ -76,12 +76,27 @@ extension CrawlReport {
             }
         }
 
+        // The checks are merged through a temporary file: shards of a large crawl have millions.
+        let directory = SpoolDirectory()
+        let spool = SortedSpool<CheckedLink>(directory: directory, name: "merge")
+        for report in reports {
+            for check in report.checks { spool.append(check) }
+        }
+        let builder = CheckListBuilder(directory: directory, memoryLimit: 50_000)
+        var sorted = spool.sorted()
+        while let check = sorted.next() { builder.append(check) }
+        let checks = builder.finish()
+        if let failure = spool.failure ?? builder.failure ?? sorted.failure.map({ SpoolIOError(message: "\($0)") }) {
+            errors.append(CrawlProblem(message: "the merged report is incomplete: \(failure)"))
+        }
+
         var merged = CrawlReport(
             schemaVersion: first.schemaVersion, tool: first.tool, root: first.root,
             startTime: Date(timeIntervalSince1970: Double(start) / 1000), duration: .milliseconds(max(0, end - start)),
             shard: nil, configuration: first.configuration, statistics: statistics,
-            checks: reports.flatMap(\.checks), findings: reports.flatMap(\.findings), errors: errors,
+            checks: [], findings: reports.flatMap(\.findings), errors: errors,
             baseline: baseline)
+        merged.setSortedChecks(checks)
         merged.requestHeaderNames = first.requestHeaderNames
         merged.command = first.command
         // Every shard walks the whole graph, so each saw the same kinds; keep the largest counts.

@@ -66,8 +66,6 @@ extension ReportCommand {
 
         /// No CI matrix is wider than `Shard` allows.
         static let maximumReports = 10_000
-        /// All reports together; each is also bounded by ``ReportOptions/maximumReportBytes``.
-        static let maximumTotalBytes = 1 << 30
 
         @Argument(
             help: ArgumentHelp("The JSON reports of the shards ('apicheck crawl --shard i/n --format json').", valueName: "report.json"),
@@ -87,15 +85,7 @@ extension ReportCommand {
 
         func run() throws {
             var decoded: [ReadReport] = []
-            var totalBytes = 0
-            for path in reports {
-                let report = try read(path)
-                totalBytes += report.bytes
-                guard totalBytes <= Self.maximumTotalBytes else {
-                    throw UsageError(path: path, message: "the reports together are more than \(Self.maximumTotalBytes) bytes, the limit of a merge")
-                }
-                decoded.append(report)
-            }
+            for path in reports { decoded.append(try read(path)) }
             let merged: CrawlReport
             do {
                 merged = try CrawlReport.merging(decoded.map(\.report))
@@ -109,26 +99,24 @@ extension ReportCommand {
         private struct ReadReport {
             var path: String
             var report: CrawlReport
-            var bytes: Int
         }
 
         private func read(_ path: String) throws(UsageError) -> ReadReport {
             let note = "report merge reads the reports that 'apicheck crawl --shard i/n --format json --output FILE' writes; "
                 + "check that every shard job finished and its report was downloaded"
-            switch BoundedFileReader.read(path, maximumBytes: ReportOptions.maximumReportBytes) {
-            case .failure(.cannotOpen(let reason)):
-                throw UsageError(path: path, message: "cannot read the report: \(reason)", note: note)
-            case .failure(.notRegular):
-                throw UsageError(path: path, message: "the report is not a regular file", note: note)
-            case .failure(.tooLarge(let size)):
-                throw UsageError(path: path, message: "the report is \(size) bytes, more than the limit of \(ReportOptions.maximumReportBytes)")
-            case .success(let bytes):
-                do {
-                    return ReadReport(path: path, report: try CrawlReport(decoding: bytes, path: path), bytes: bytes.count)
-                } catch {
-                    throw UsageError("\(error.description)\nnote: \(note)")
-                }
+            // Read a piece at a time: the checks (millions, for a large API) go through a
+            // temporary file; the rest is bounded like any report.
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                throw UsageError(path: path, message: "cannot read the report: \(String(cString: strerror(errno)))", note: note)
             }
+            guard info.st_mode & S_IFMT == S_IFREG else { throw UsageError(path: path, message: "the report is not a regular file", note: note) }
+            do {
+                return ReadReport(path: path, report: try CrawlReport(readingFile: path, maximumBytesBesideChecks: ReportOptions.maximumReportBytes))
+            } catch {
+                throw UsageError("\(error.description)\nnote: \(note)")
+            }
+
         }
 
         /// Names the file that does not belong with the first one, when one pair shows it.

@@ -132,3 +132,73 @@ import Testing
         }
     }
 }
+
+/// Reports read back from files a piece at a time, and shards merged through temporary files.
+@Suite struct StreamedMergeTests {
+    private func crawl(shard: Shard?) async throws -> CrawlReport {
+        let loaded = StubLoader().load([Repository.path("stubs/acmeflix")])
+        var options = CrawlOptions(root: try #require(URL(string: "http://localhost:3000/")))
+        options.shard = shard
+        options.spooling = CrawlOptions.Spooling(runLength: 3, checksInMemory: 0)
+        return await Crawler(fetcher: StubSetFetcher(stubs: loaded.stubSet), options: options).run()
+    }
+
+    private func file(_ report: CrawlReport, in folder: URL, _ name: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try Data(JSONReportRenderer().render(report).utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func fourShardsReadFromFilesMergeIntoTheUnshardedReport() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-merge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let whole = try await crawl(shard: nil)
+        var shards: [CrawlReport] = []
+        for index in 1...4 {
+            let path = try file(try await crawl(shard: Shard(index: index, count: 4)), in: folder, "shard-\(index).json")
+            let read = try CrawlReport(readingFile: path)
+            #expect(read == (try CrawlReport(decoding: Array(try Data(contentsOf: URL(fileURLWithPath: path))), path: path)), "read a piece at a time = read whole")
+            shards.append(read)
+        }
+        let merged = try CrawlReport.merging(shards)
+        func untimed(_ checks: CheckList) -> [CheckedLink] {
+            checks.map { check in
+                var check = check
+                check.duration = nil
+                return check
+            }
+        }
+        #expect(untimed(merged.checks) == untimed(whole.checks))
+        #expect(merged.findings == whole.findings)
+        #expect(merged.defects == whole.defects)
+        #expect(merged.exitCode == whole.exitCode)
+        var mergedCounts = merged.counts
+        var wholeCounts = whole.counts
+        (mergedCounts.requests, mergedCounts.resourcesFetched, wholeCounts.requests, wholeCounts.resourcesFetched) = (0, 0, 0, 0)
+        #expect(mergedCounts == wholeCounts)
+    }
+
+    @Test func aDamagedReportFileIsAnErrorWithItsPlace() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-merge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let check = CheckedLink(url: "http://x/", relPath: ["a"], outcome: .passed)
+        let report = CrawlReport(tool: ToolInfo(version: "1"), root: "http://x/", startTime: Date(), duration: .zero, checks: [check, check])
+        let text = JSONReportRenderer().render(report)
+        // A check whose outcome is a number, on a known line.
+        let broken = text.replacingOccurrences(of: "\"outcome\": \"passed\"", with: "\"outcome\": 7")
+        let path = folder.appendingPathComponent("broken.json").path
+        try Data(broken.utf8).write(to: URL(fileURLWithPath: path))
+        let line = broken.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("\"outcome\": 7") }! + 1
+        #expect {
+            try CrawlReport(readingFile: path)
+        } throws: { error in
+            "\(error)".hasPrefix("\(path):\(line):") && "\(error)".contains("outcome")
+        }
+        // Cut in the middle of the checks.
+        try Data(text.utf8.prefix(text.utf8.count * 3 / 4)).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ReportDecodingError.self) { try CrawlReport(readingFile: path) }
+    }
+}

@@ -1,4 +1,5 @@
 import APICheckModel
+import APICheckReport
 import Foundation
 
 /// The breadth-first queue: the next level's entries, and every URL ever queued (in the crawl's
@@ -21,11 +22,13 @@ struct CrawlFrontier {
         var normalisedKey: String { URLResolution.normalisedKey(url) }
     }
 
-    private var next: [Entry] = []
+    /// The next level: its first entries in memory, the rest in a temporary file.
+    private let next: SpillQueue<Entry>
     private let maximumDepth: Int
 
-    init(maximumDepth: Int) {
+    init(maximumDepth: Int, directory: SpoolDirectory, entriesInMemory: Int) {
         self.maximumDepth = maximumDepth
+        next = SpillQueue(directory: directory, memoryLimit: entriesInMemory)
     }
 
     /// Queues `url` unless it was seen or is too deep.
@@ -41,12 +44,37 @@ struct CrawlFrontier {
         case queued, alreadySeen, tooDeep
     }
 
-    /// The queued level, in discovery order; the queue is empty afterwards.
-    mutating func takeLevel() -> [Entry] {
-        defer { next = [] }
-        return next
+    /// The queued level, in discovery order, read once; the queue is empty afterwards.
+    mutating func takeLevel() -> SpillQueue<Entry>.Drain {
+        next.drain()
     }
 
-    var isEmpty: Bool { next.isEmpty }
+    var isEmpty: Bool { next.count == 0 }
     var count: Int { next.count }
+    /// Set when the level could not be written to its temporary file.
+    var failure: SpoolIOError? { next.failure }
+}
+
+extension CrawlFrontier.Entry: SpoolRecord {
+    func encode(into encoder: inout SpoolEncoder) {
+        encoder.unsigned(key.high)
+        encoder.unsigned(key.low)
+        encoder.string(url)
+        encoder.int(Int(depth))
+        encoder.int(Int(pathNode))
+        encoder.optionalString(rel)
+        encoder.optionalString(referrer)
+    }
+
+    init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError) {
+        let high = try decoder.unsigned()
+        let low = try decoder.unsigned()
+        let url = try decoder.string()
+        let depth = try decoder.int()
+        let pathNode = try decoder.int()
+        let rel = try decoder.optionalString()
+        self.init(
+            key: URLKey(high: high, low: low), url: url, depth: Int32(clamping: depth), pathNode: Int32(clamping: pathNode), rel: rel,
+            referrer: try decoder.optionalString())
+    }
 }

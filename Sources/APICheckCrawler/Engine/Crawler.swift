@@ -63,7 +63,7 @@ public struct Crawler: Sendable {
         var state = CrawlState(
             options: options, rules: ContractRules(options: options),
             pending: SortedSpool(directory: spoolDirectory, runLength: options.spooling.runLength, name: "links"))
-        var frontier = CrawlFrontier(maximumDepth: options.maximumDepth)
+        var frontier = CrawlFrontier(maximumDepth: options.maximumDepth, directory: spoolDirectory, entriesInMemory: options.spooling.runLength)
         var problems: [CrawlProblem] = []
         var failureCount = 0
 
@@ -73,17 +73,20 @@ public struct Crawler: Sendable {
             index: &state.index)
         var depth = 0
         while !frontier.isEmpty, options.interruption?.signalNumber == nil {
-            let level = frontier.takeLevel()
+            var level = frontier.takeLevel()
+            let levelCount = level.count
             let (fetchedBefore, levelDepth, failuresBefore) = (state.resourcesConsumed, depth, failureCount)
-            await fetchLevel(level, budget: budget) { record in
+            await fetchLevel(&level, budget: budget) { record in
                 if !record.isSuccess { failureCount += 1 }
                 state.consume(record, into: &frontier)
                 progress?(Progress(
-                    fetched: state.resourcesConsumed, queued: level.count - (state.resourcesConsumed - fetchedBefore), requests: budget.requestsMade,
+                    fetched: state.resourcesConsumed, queued: levelCount - (state.resourcesConsumed - fetchedBefore), requests: budget.requestsMade,
                     depth: levelDepth, elapsed: ContinuousClock.now - start, failures: failuresBefore + (failureCount - failuresBefore)))
             }
+            if let failure = level.failure { problems.append(CrawlProblem(message: "the crawl is incomplete: \(failure)")) }
             depth += 1
         }
+        if let failure = frontier.failure { problems.append(CrawlProblem(message: "the crawl is incomplete: \(failure)")) }
         logger.debug("fetched \(state.resourcesConsumed) resources in \(budget.requestsMade) requests in \(ContinuousClock.now - start)")
 
         if let root = state.rootRecord {
@@ -143,7 +146,7 @@ public struct Crawler: Sendable {
     /// Fetches a level with bounded concurrency and hands each result to `consume` in the
     /// level's order. Results that finish early wait for the ones before them, but at most a
     /// window of them: fetching pauses rather than hold a level's worth of bodies.
-    private func fetchLevel(_ level: [CrawlFrontier.Entry], budget: CrawlBudget, consume: (ResourceRecord) -> Void) async {
+    private func fetchLevel(_ level: inout SpillQueue<CrawlFrontier.Entry>.Drain, budget: CrawlBudget, consume: (ResourceRecord) -> Void) async {
         let concurrency = max(1, options.concurrency)
         let window = max(concurrency * 4, 64)
         await withTaskGroup(of: (Int, ResourceRecord).self) { group in
@@ -152,8 +155,8 @@ public struct Crawler: Sendable {
             var waiting: [Int: ResourceRecord] = [:]
             var running = 0
             func startMore() {
-                while running < concurrency, started < level.count, started - consumed < window {
-                    let (index, entry) = (started, level[started])
+                while running < concurrency, started - consumed < window, let entry = level.next() {
+                    let index = started
                     group.addTask { (index, await self.fetchResource(entry, budget: budget)) }
                     started += 1
                     running += 1
