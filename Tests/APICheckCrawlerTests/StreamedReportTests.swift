@@ -202,3 +202,62 @@ import Testing
         #expect(throws: ReportDecodingError.self) { try CrawlReport(readingFile: path) }
     }
 }
+
+/// Inputs that try to make a crawl's work or memory unbounded.
+@Suite struct CrawlScaleBadInputTests {
+    private func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-scale-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Every page links to two pages never seen before, forever: the request limit ends it, and
+    /// what was not reached is reported as skipped.
+    @Test func endlessNewURLsEndAtTheRequestLimit() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"{"_links": {"self": {"href": "/n/{{request.pathParams.id}}"}, "left": {"href": "/n/{{request.pathParams.id}}0"}, "right": {"href": "/n/{{request.pathParams.id}}1"}}}"#.utf8)
+            .write(to: folder.appendingPathComponent("node.json.mustache"))
+        try Data(#"""
+            {"stubs": [
+              {"request": {"path": "/"}, "response": {"status": 200, "headers": {"Content-Type": "application/hal+json"}, "bodyText": "{\"_links\": {\"self\": {\"href\": \"/\"}, \"start\": {\"href\": \"/n/1\"}}}"}},
+              {"request": {"path": "/n/{id}"}, "response": {"status": 200, "headers": {"Content-Type": "application/hal+json"}, "template": "node.json.mustache"}}
+            ]}
+            """#.utf8).write(to: folder.appendingPathComponent("endless.json"))
+        let loaded = StubLoader().load([folder.path])
+        #expect(loaded.errors.isEmpty, "\(loaded.diagnostics)")
+        var options = CrawlOptions(root: try #require(URL(string: "http://localhost:3000/")), maximumDepth: 10_000, maximumRequests: 2_000)
+        options.spooling = CrawlOptions.Spooling(runLength: 256, checksInMemory: 100)
+        let report = await Crawler(fetcher: StubSetFetcher(stubs: loaded.stubSet), options: options).run()
+        #expect(report.statistics.requests == 2_000)
+        #expect(report.statistics.resourcesFetched == 2_000)
+        #expect(report.counts.linksChecked >= 2_000)
+        #expect(report.counts.linksSkipped > 0)
+        #expect(report.checks.contains { $0.outcome.reason?.contains("request limit") == true })
+        #expect(report.findings.isEmpty, "\(report.findings.prefix(3))")
+    }
+
+    /// A page with far more links than the crawl reads: labelled in linear time (it was
+    /// quadratic), the first ones checked, the crawl ends. Its speed is in Benchmarks/crawl.sh.
+    @Test func aPageWithAHundredThousandLinksEnds() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let items = (0..<100_000).map { #"{"href": "/i/\#($0)"}"# }.joined(separator: ",")
+        let body = #"{"_links": {"self": {"href": "/"}, "item": [\#(items)]}}"#
+        let escaped = body.replacingOccurrences(of: "\"", with: "\\\"")
+        try Data(#"""
+            {"stubs": [
+              {"request": {"path": "/"}, "response": {"status": 200, "headers": {"Content-Type": "application/hal+json"}, "bodyText": "\#(escaped)"}},
+              {"request": {"path": "/i/{id}"}, "response": {"status": 200, "headers": {"Content-Type": "application/hal+json"}, "bodyText": "{}"}}
+            ]}
+            """#.utf8).write(to: folder.appendingPathComponent("wide.json"))
+        let loaded = StubLoader().load([folder.path])
+        #expect(loaded.errors.isEmpty, "\(loaded.diagnostics)")
+        var options = CrawlOptions(root: try #require(URL(string: "http://localhost:3000/")), concurrency: 16)
+        options.spooling = CrawlOptions.Spooling(runLength: 4_096, checksInMemory: 1_000)
+        let report = await Crawler(fetcher: StubSetFetcher(stubs: loaded.stubSet), options: options).run()
+        #expect(report.errors.isEmpty)
+        #expect(report.counts.linksFound > 1_000)
+        #expect(report.checks.contains { $0.rel == "item" && $0.relPath == ["item[9]"] })
+    }
+}
