@@ -37,7 +37,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
-        // The only C in the package: libxml2 through pkg-config, imported by APICheckXML alone.
+        // C in the package: libxml2 through pkg-config, imported by APICheckXML alone, and one
+        // allocator setting for the command-line tool's long runs.
+        .target(name: "CAPICheckMalloc"),
         .systemLibrary(
             name: "CAPICheckLibXML2",
             pkgConfig: "libxml-2.0",
@@ -126,7 +128,7 @@ let package = Package(
             name: "apicheck",
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
-                "APICheckReport", "APICheckServer", "APICheckRecording",
+                "APICheckReport", "APICheckServer", "APICheckRecording", "CAPICheckMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// Crawls a live API over HTTP/1.1 with AsyncHTTPClient.
 ///
@@ -64,7 +65,8 @@ public struct HTTPFetcher: CrawlFetcher {
             var body = Data()
             var truncated = false
             if request.method != "HEAD" {
-                (body, truncated) = try await Self.read(response.body, maximumBytes: maximumBodyBytes, within: timeout - (ContinuousClock.now - start))
+                (body, truncated) = try await Self.read(
+                    response.body, maximumBytes: maximumBodyBytes, within: timeout - (ContinuousClock.now - start), timer: client.eventLoopGroup.next())
             }
             return FetchedResponse(status: Int(response.status.code), headers: headers, body: body, isTruncated: truncated)
         } catch let error as HTTPClientError {
@@ -81,30 +83,41 @@ public struct HTTPFetcher: CrawlFetcher {
     /// time never trips a read timeout: without this bound such a server holds the exchange (and a
     /// proxy's client) for as long as it likes. Measured: a 40-byte body at one byte per 0.5 s took
     /// 10 s through `apicheck record --timeout 2`; with it, a 502 after 2 s.
-    private static func read(_ body: HTTPClientResponse.Body, maximumBytes: Int, within time: Duration) async throws -> (Data, truncated: Bool) {
-        try await withThrowingTaskGroup(of: (Data, truncated: Bool)?.self) { group in
-            group.addTask {
-                var data = Data()
-                for try await chunk in body {
-                    let room = maximumBytes - data.count
-                    if chunk.readableBytes > room {
-                        data.append(contentsOf: chunk.readableBytesView.prefix(room))
-                        return (data, true)
-                    }
-                    data.append(contentsOf: chunk.readableBytesView)
+    ///
+    /// The bound is a timer on an event loop, cancelled when the body is whole: a `Task.sleep`
+    /// per request stays allocated until its time is up even when cancelled (measured: 30,000 of
+    /// them alive in a 30,000-resource crawl, ~850 bytes each, memory growing with the crawl).
+    private static func read(
+        _ body: HTTPClientResponse.Body, maximumBytes: Int, within time: Duration, timer eventLoop: any EventLoop
+    ) async throws -> (Data, truncated: Bool) {
+        let reading = Task<(Data, truncated: Bool), any Error> {
+            var data = Data()
+            for try await chunk in body {
+                let room = maximumBytes - data.count
+                if chunk.readableBytes > room {
+                    data.append(contentsOf: chunk.readableBytesView.prefix(room))
+                    return (data, true)
                 }
-                // A stream ended by cancellation is not a whole body.
-                try Task.checkCancellation()
-                return (data, false)
+                data.append(contentsOf: chunk.readableBytesView)
             }
-            group.addTask {
-                try await Task.sleep(for: time)
-                return nil
-            }
-            // The first to finish wins; the other is cancelled (cancelling the stream closes the connection).
-            defer { group.cancelAll() }
-            guard case .some(.some(let result)) = try await group.next() else { throw HTTPClientError.deadlineExceeded }
-            return result
+            // A stream ended by cancellation is not a whole body.
+            try Task.checkCancellation()
+            return (data, false)
+        }
+        let timedOut = Mutex(false)
+        let nanoseconds = max(0, Int64(time.components.seconds) * 1_000_000_000 + time.components.attoseconds / 1_000_000_000)
+        // Cancelling the reading task cancels the stream, which closes the connection.
+        let timer = eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+            timedOut.withLock { $0 = true }
+            reading.cancel()
+        }
+        defer { timer.cancel() }
+        do {
+            // Whole (or cut at the limit) before the timer: kept, even if the timer fired since.
+            return try await withTaskCancellationHandler { try await reading.value } onCancel: { reading.cancel() }
+        } catch {
+            if timedOut.withLock({ $0 }) { throw HTTPClientError.deadlineExceeded }
+            throw error
         }
     }
 

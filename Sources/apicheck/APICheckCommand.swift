@@ -1,4 +1,5 @@
 import ArgumentParser
+import CAPICheckMalloc
 import Foundation
 
 @main
@@ -57,7 +58,21 @@ struct APICheckCommand: AsyncParsableCommand {
     }
 
     static func main() async {
+        MemoryTuning.apply()
         await mainWithConventionalExitCodes()
+    }
+}
+
+/// glibc's allocator keeps an arena per thread and, after a large block is freed, serves the next
+/// large ones from the heap instead of mapping them: a long crawl (or a server under load) then
+/// holds freed memory it cannot return. Two arenas and a fixed mapping threshold keep the process
+/// near what it uses (a 1,000,000-resource crawl: 457 MB → 388 MB peak). The environment's
+/// `MALLOC_ARENA_MAX` / `MALLOC_MMAP_THRESHOLD_` still win.
+enum MemoryTuning {
+    static func apply() {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["MALLOC_ARENA_MAX"] == nil, environment["MALLOC_MMAP_THRESHOLD_"] == nil else { return }
+        apicheck_tune_malloc(2, 128 << 10)
     }
 }
 

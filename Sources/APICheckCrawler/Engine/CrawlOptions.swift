@@ -66,7 +66,7 @@ public struct CrawlOptions: Sendable {
         /// Where temporary files go (default: `TMPDIR`); removed when the report is gone.
         public var directory: String?
 
-        public init(runLength: Int = 65_536, checksInMemory: Int = 50_000, directory: String? = nil) {
+        public init(runLength: Int = 32_768, checksInMemory: Int = 20_000, directory: String? = nil) {
             self.runLength = runLength
             self.checksInMemory = checksInMemory
             self.directory = directory

@@ -84,6 +84,7 @@ public struct Crawler: Sendable {
                     depth: levelDepth, elapsed: ContinuousClock.now - start, failures: failuresBefore + (failureCount - failuresBefore)))
             }
             if let failure = level.failure { problems.append(CrawlProblem(message: "the crawl is incomplete: \(failure)")) }
+            logger.debug("level \(depth): \(levelCount) resources; \(state.index.count) URLs known, \(frontier.count) queued, in \(ContinuousClock.now - start)")
             depth += 1
         }
         if let failure = frontier.failure { problems.append(CrawlProblem(message: "the crawl is incomplete: \(failure)")) }
