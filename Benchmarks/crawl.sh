@@ -12,8 +12,7 @@
 #      resources/s, peak RSS.
 # Then a table against issue #18's targets: live 10k crawl / client ceiling ≥ 0.6; in-memory 100k
 # ≥ 50,000 resources/s and ≤ 250 MB; live 1M crawler ≤ 300 MB; live RSS from 100k to 1M ≤ 2×.
-# Sizes not run show as "-". The 1,000,000 size takes minutes and, until the crawl's memory is
-# bounded, several GB.
+# Sizes not run show as "-". The 1,000,000 size takes about ten minutes.
 #
 # Environment: RESOURCES, ROUNDS (3), CONCURRENCY (64), DURATION (5s, wrk), SCRATCH_PATH (.build).
 set -euo pipefail

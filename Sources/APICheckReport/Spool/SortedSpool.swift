@@ -79,6 +79,9 @@ package final class SortedSpool<Element: SortableSpoolRecord> {
         var sources: [SortedMerge<Element>.Source] = runs.compactMap { path in
             (try? SpoolFileReader<Element>(path: path)).map(SortedMerge.Source.file)
         }
+        // Read through the open descriptors: the disk space goes back as each run is read.
+        for path in runs { unlink(path) }
+        runs = []
         sources.append(.memory(buffer, 0))
         buffer = []
         return SortedMerge(sources: sources, keeping: directory)
