@@ -76,6 +76,23 @@ public struct CheckList: Sequence, Sendable, Hashable, ExpressibleByArrayLiteral
         }
     }
 
+    /// The checks with `transform` applied to each, sorted and de-duplicated again (through
+    /// temporary files when they are spooled).
+    package func resorted(_ transform: (CheckedLink) -> CheckedLink) -> CheckList {
+        guard isSpooled else {
+            var checks = map(transform)
+            checks.sortRemovingDuplicates(by: CheckedLink.precedes)
+            return CheckList(checks)
+        }
+        let directory = SpoolDirectory()
+        let spool = SortedSpool<CheckedLink>(directory: directory, name: "redacted")
+        for check in self { spool.append(transform(check)) }
+        let builder = CheckListBuilder(directory: directory, memoryLimit: 20_000)
+        var sorted = spool.sorted()
+        while let check = sorted.next() { builder.append(check) }
+        return builder.finish()
+    }
+
     /// The checks with `transform` applied to each: now for checks in memory, as they are read
     /// for spooled ones. The order must not change.
     package func mapped(_ transform: @escaping @Sendable (CheckedLink) -> CheckedLink) -> CheckList {
@@ -134,7 +151,8 @@ package final class CheckListBuilder {
     private var checks: [CheckedLink] = []
     private var writer: SpoolFileWriter?
     private var outcomes = CheckList.OutcomeCounts()
-    /// Set when the file could not be written; the checks then stay in memory.
+    /// Set when the file could not be written; later checks then stay in memory, the report is
+    /// incomplete and says so (the crawl exits 2).
     package private(set) var failure: SpoolIOError?
 
     private let redaction: Redaction?

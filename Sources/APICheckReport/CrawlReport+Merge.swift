@@ -86,7 +86,7 @@ extension CrawlReport {
         var sorted = spool.sorted()
         while let check = sorted.next() { builder.append(check) }
         let checks = builder.finish()
-        if let failure = spool.failure ?? builder.failure ?? sorted.failure.map({ SpoolIOError(message: "\($0)") }) {
+        if let failure = spool.readFailure ?? builder.failure ?? sorted.failure.map({ SpoolIOError(message: "\($0)") }) {
             errors.append(CrawlProblem(message: "the merged report is incomplete: \(failure)"))
         }
 

@@ -171,7 +171,8 @@ public struct Redaction: Sendable, Hashable {
         if report.checks.redaction == self {
             // Redacted as they were collected.
         } else if report.checks.isSpooled {
-            result.setSortedChecks(report.checks.mapped { [self] in self.check($0) })
+            // Masking can change the order (two tokens become one REDACTED): sorted again.
+            result.setSortedChecks(report.checks.resorted { [self] in self.check($0) })
         } else if report.checks.contains(where: { check($0) != $0 }) {
             result.setChecks(report.checks.map(check))
         }

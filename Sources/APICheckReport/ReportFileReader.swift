@@ -35,7 +35,7 @@ extension CrawlReport {
         let builder = CheckListBuilder(directory: directory, memoryLimit: 50_000)
         var sorted = checks.sorted()
         while let check = sorted.next() { builder.append(check) }
-        let failure = checks.failure ?? builder.failure ?? sorted.failure.map { SpoolIOError(message: "\($0)") }
+        let failure = checks.readFailure ?? builder.failure ?? sorted.failure.map { SpoolIOError(message: "\($0)") }
         if let failure { throw reader.error("cannot read the checks back: \(failure)", at: JSONPosition(line: 1, column: 1)) }
         setSortedChecks(builder.finish())
     }
@@ -87,6 +87,10 @@ struct ReportFileScanner {
     /// checks took kept as newlines, up to a million, so what follows keeps its lines too).
     mutating func scan(check: (_ element: [UInt8], _ line: Int, _ column: Int) throws(ReportDecodingError) -> Void) throws(ReportDecodingError) -> [UInt8] {
         defer { close(descriptor) }
+        // A byte-order mark (a report re-saved on Windows) is skipped, as the JSON parser does.
+        sink = .none
+        for byte in [0xEF, 0xBB, 0xBF] as [UInt8] where peek() == byte { advance() }
+        column = 1
         sink = .rest
         skipWhitespace()
         try expect(UInt8(ascii: "{"))
@@ -176,7 +180,7 @@ struct ReportFileScanner {
                     continue
                 }
                 try captureValue(depth: depth + 1)
-                guard element.count <= Self.maximumElementBytes else { throw error("a check of more than \(Self.maximumElementBytes) bytes") }
+                try checkSizes()
             }
         default:
             // A number or a literal: up to the next delimiter; the JSON parser judges it.
@@ -184,9 +188,16 @@ struct ReportFileScanner {
             while let next = peek(), !Self.isDelimiter(next) {
                 advance()
                 count += 1
+                if count > Self.maximumElementBytes { throw error("a value of more than \(Self.maximumElementBytes) bytes") }
             }
             if count == 0 { throw error("unexpected '\(Character(Unicode.Scalar(byte)))'") }
         }
+    }
+
+    /// What was read so far stays within the bounds: one check, and the rest of the report.
+    private func checkSizes() throws(ReportDecodingError) {
+        guard element.count <= Self.maximumElementBytes else { throw error("a check of more than \(Self.maximumElementBytes) bytes") }
+        guard rest.count <= maximumBytesBesideChecks else { throw error("more than \(maximumBytesBesideChecks) bytes beside the checks") }
     }
 
     private mutating func captureString() throws(ReportDecodingError) {
@@ -204,6 +215,7 @@ struct ReportFileScanner {
                 return
             }
             if length > Self.maximumElementBytes { throw error("a string of more than \(Self.maximumElementBytes) bytes") }
+            if length & 0xFFFF == 0 { try checkSizes() }
         }
         throw error("the report ends inside a string")
     }
@@ -226,10 +238,11 @@ struct ReportFileScanner {
         case .element: element.append(buffer[position])
         case .none: break
         }
+        // Columns count bytes, as the JSON parser's do.
         if buffer[position] == 0x0A {
             line += 1
             column = 1
-        } else if buffer[position] & 0xC0 != 0x80 {
+        } else {
             column += 1
         }
         position += 1

@@ -261,3 +261,37 @@ import Testing
         #expect(report.checks.contains { $0.rel == "item" && $0.relPath == ["item[9]"] })
     }
 }
+
+/// Review findings on the streamed crawl, pinned.
+@Suite struct StreamedCrawlRegressionTests {
+    /// Sampling decides before the depth limit, as it did before streaming: a sampled-out link
+    /// says so even where it would also be too deep, and the sampled kinds are counted.
+    @Test func samplingIsDecidedBeforeTheDepthLimit() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-sample-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"""
+            {"stubs": [{"request": {"path": "/"}, "response": {"status": 200, "headers": {"Content-Type": "application/hal+json"},
+              "bodyText": "{\"_links\": {\"self\": {\"href\": \"/\"}, \"item\": [{\"href\": \"/a\"}, {\"href\": \"/b\"}]}}"}}]}
+            """#.utf8).write(to: folder.appendingPathComponent("root.json"))
+        let loaded = StubLoader().load([folder.path])
+        var options = CrawlOptions(root: try #require(URL(string: "http://localhost:3000/")), maximumDepth: 0)
+        options.sampleSize = 1
+        let report = await Crawler(fetcher: StubSetFetcher(stubs: loaded.stubSet), options: options).run()
+        #expect(report.sampling == [SampledKind(kind: "root → item[*]", seen: 2, checked: 1)])
+        #expect(report.checks.first { $0.url == "http://localhost:3000/b" }?.outcome == .skipped(reason: "sampled out (--sample 1)"))
+        #expect(report.checks.first { $0.url == "http://localhost:3000/a" }?.outcome == .skipped(reason: "deeper than --max-depth 0"))
+    }
+
+    @Test func aReportFileWithAByteOrderMarkIsRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-bom-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = CrawlReport(
+            tool: ToolInfo(version: "1"), root: "http://x/", startTime: Date(timeIntervalSince1970: 0), duration: .zero,
+            checks: [CheckedLink(url: "http://x/", relPath: ["a"], outcome: .passed)])
+        let path = folder.appendingPathComponent("bom.json").path
+        try Data([0xEF, 0xBB, 0xBF] + Array(JSONReportRenderer().render(report).utf8)).write(to: URL(fileURLWithPath: path))
+        #expect(try CrawlReport(readingFile: path) == report)
+    }
+}

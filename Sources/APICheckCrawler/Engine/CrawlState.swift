@@ -63,13 +63,13 @@ struct CrawlState {
         let key = URLKey(normalised: normalised)
         // Most links lead somewhere already queued: skip parsing a URL for them.
         guard !index.contains(key), let url = URL(string: target), options.isInScope(url) else { return }
-        let depth = record.entry.depth + 1
-        guard Int(depth) <= options.maximumDepth else { return }
         if let skipped = sampler.admit(relPath) {
             // Sampled out: remembered as seen and skipped, so every link to it says why.
             index.recordSkipped(key, reason: skipped)
             return
         }
+        let depth = record.entry.depth + 1
+        guard Int(depth) <= options.maximumDepth else { return }
         let node = tree.node(label, under: record.entry.pathNode)
         _ = frontier.enqueue(
             CrawlFrontier.Entry(key: key, url: target, depth: depth, pathNode: node, rel: link.compactRel ?? link.rel, referrer: referrer),
@@ -115,7 +115,9 @@ struct CrawlState {
         }
         flush()
         let list = builder.finish()
-        let failure = pending.failure ?? builder.failure ?? merged.failure.map { SpoolIOError(message: "\($0)") }
+        // A run that could not be written stayed in memory (nothing lost); one that could not be
+        // read back, or checks that could not be written, make the report incomplete.
+        let failure = builder.failure ?? merged.failure.map { SpoolIOError(message: "\($0)") } ?? pending.readFailure
         return (list, findings, failure)
     }
 }

@@ -108,7 +108,7 @@ struct ResourceIndex {
         let duration = Duration.milliseconds(Int64(summary.milliseconds))
         switch summary.state {
         case .queued:
-            return nil
+            return .skipped("not fetched: the crawl stopped before it", duration: .zero)
         case .failed:
             return .failed(strings[summary.reason], duration: duration)
         case .skipped:

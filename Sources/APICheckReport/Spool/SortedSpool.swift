@@ -13,8 +13,11 @@ package final class SortedSpool<Element: SortableSpoolRecord> {
     @usableFromInline let name: String
     @usableFromInline var buffer: [Element] = []
     @usableFromInline var runs: [String] = []
-    /// Set when a run could not be written; the values stay in memory then (nothing is lost).
+    /// Set when a run could not be written (the values then stay in memory: nothing is lost) or
+    /// could not be opened again (``readFailure``: those values are lost).
     package var failure: SpoolIOError?
+    /// Set when a run could not be opened for the merge.
+    package var readFailure: SpoolIOError?
     package var count = 0
 
     @inlinable package init(directory: SpoolDirectory, runLength: Int = 65_536, name: String = "run") {
@@ -76,8 +79,13 @@ package final class SortedSpool<Element: SortableSpoolRecord> {
             }
             runs = longer
         }
-        var sources: [SortedMerge<Element>.Source] = runs.compactMap { path in
-            (try? SpoolFileReader<Element>(path: path)).map(SortedMerge.Source.file)
+        var sources: [SortedMerge<Element>.Source] = []
+        for path in runs {
+            do {
+                sources.append(.file(try SpoolFileReader<Element>(path: path)))
+            } catch {
+                readFailure = error
+            }
         }
         // Read through the open descriptors: the disk space goes back as each run is read.
         for path in runs { unlink(path) }

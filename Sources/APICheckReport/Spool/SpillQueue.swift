@@ -14,7 +14,8 @@ package final class SpillQueue<Element: SpoolRecord> {
     @usableFromInline let memoryLimit: Int
     @usableFromInline var head: [Element] = []
     @usableFromInline var writer: SpoolFileWriter?
-    /// Set when the file could not be written; values then stay in memory (nothing is lost).
+    /// Set when the file could not be written: later values stay in memory, what the file held
+    /// is lost, and the caller reports the crawl incomplete.
     package var failure: SpoolIOError?
     package var count = 0
 

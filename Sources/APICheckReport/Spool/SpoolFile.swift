@@ -149,6 +149,7 @@ package final class SpoolFileReader<Element: SpoolRecord> {
         while true {
             var decoder = SpoolDecoder(bytes, from: position, to: filled)
             if let length = try? decoder.unsigned() {
+                guard length <= UInt64(Int32.max) else { throw SpoolDecodingError() }
                 let header = varintLength(length)
                 if filled - position - header >= Int(length) { return (position + header, position + header + Int(length)) }
             }
