@@ -54,6 +54,13 @@ public struct CheckList: Sequence, Sendable, Hashable, ExpressibleByArrayLiteral
         self.outcomes = outcomes
     }
 
+    /// Why the checks could not all be read back from their temporary file the last time they
+    /// were, if so: a report written then is incomplete.
+    package var readFailure: String? {
+        if case .spooled(let records) = storage { return records.readFailure }
+        return nil
+    }
+
     /// Whether there are no checks.
     public var isEmpty: Bool { count == 0 }
 

@@ -170,11 +170,9 @@ public struct Redaction: Sendable, Hashable {
         // Usually nothing is left to redact: then the checks keep their (shared) storage.
         if report.checks.redaction == self {
             // Redacted as they were collected.
-        } else if report.checks.isSpooled {
+        } else if report.checks.contains(where: { check($0) != $0 }) {
             // Masking can change the order (two tokens become one REDACTED): sorted again.
             result.setSortedChecks(report.checks.resorted { [self] in self.check($0) })
-        } else if report.checks.contains(where: { check($0) != $0 }) {
-            result.setChecks(report.checks.map(check))
         }
         result.setErrors(report.errors.map { CrawlProblem(message: text($0.message), url: $0.url.map(url)) })
         if var baseline = report.baseline {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An external merge sort: values are appended in any order and read back sorted by
 /// ``SortableSpoolRecord/precedes(_:_:)``, without duplicates, holding at most `runLength` of
@@ -212,10 +213,32 @@ package final class SpooledRecords<Element: SpoolRecord>: Sequence, @unchecked S
         self.directory = directory
     }
 
-    @inlinable package func makeIterator() -> Iterator { Iterator(reader: try? SpoolFileReader<Element>(path: path)) }
+    /// Why the last reading stopped early, if it did (a file removed or damaged under the
+    /// process): a report written from these records is then incomplete.
+    package var readFailure: String? { failure.withLock { $0 } }
+    private let failure = Mutex<String?>(nil)
+
+    package func makeIterator() -> Iterator {
+        do {
+            return Iterator(reader: try SpoolFileReader<Element>(path: path), records: self)
+        } catch {
+            failure.withLock { $0 = "\(error)" }
+            return Iterator(reader: nil, records: self)
+        }
+    }
+
+    fileprivate func recordFailure(_ error: any Error) {
+        failure.withLock { $0 = "\(error)" }
+    }
 
     package struct Iterator: IteratorProtocol {
         let reader: SpoolFileReader<Element>?
-        @inlinable package mutating func next() -> Element? { reader?.next() }
+        let records: SpooledRecords<Element>
+
+        package mutating func next() -> Element? {
+            if let value = reader?.next() { return value }
+            if let error = reader?.failure { records.recordFailure(error) }
+            return nil
+        }
     }
 }
