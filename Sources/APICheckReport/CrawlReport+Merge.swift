@@ -35,6 +35,15 @@ extension CrawlReport {
             let counts = shardCounts.sorted()
             throw .mismatch("shard count", String(counts[0]), String(counts[1]))
         }
+        // A whole crawl among shards, or one shard twice (a retried job's report beside the
+        // first attempt's), would count links twice.
+        if reports.contains(where: { $0.shard == nil }), reports.contains(where: { $0.shard != nil }) {
+            throw ReportMergeError(code: .wholeAmongShards)
+        }
+        var seen = Set<Shard>()
+        for shard in reports.compactMap(\.shard) where !seen.insert(shard).inserted {
+            throw ReportMergeError(code: .duplicateShard(shard.description))
+        }
 
         let start = reports.map { ReportTime.milliseconds($0.startTime) }.min() ?? 0
         let end = reports.map { ReportTime.milliseconds($0.startTime) + ReportTime.milliseconds($0.duration) }.max() ?? start
@@ -124,12 +133,18 @@ extension RuleConfiguration {
 
 /// Why shard reports could not be merged.
 public struct ReportMergeError: Error, Sendable, Hashable, CustomStringConvertible {
-    private enum Code: Sendable, Hashable {
+    fileprivate enum Code: Sendable, Hashable {
         case noReports
         case mismatch(what: String, first: String, other: String)
+        case wholeAmongShards
+        case duplicateShard(String)
     }
 
     private let code: Code
+
+    fileprivate init(code: Code) {
+        self.code = code
+    }
 
     /// Nothing to merge.
     public static let noReports = ReportMergeError(code: .noReports)
@@ -146,6 +161,10 @@ public struct ReportMergeError: Error, Sendable, Hashable, CustomStringConvertib
             "no reports to merge"
         case .mismatch(let what, let first, let other):
             "the reports are not shards of one crawl: their \(what) differs ('\(first)' and '\(other)')"
+        case .wholeAmongShards:
+            "a whole crawl's report (no \"shard\") is among shard reports: merge only the reports of 'crawl --shard i/n'"
+        case .duplicateShard(let shard):
+            "shard \(shard) is given twice: merge one report per shard (a re-run job's report replaces the first attempt's)"
         }
     }
 }

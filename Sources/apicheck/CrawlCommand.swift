@@ -94,7 +94,9 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Accept a vendor method token (REDIRECT is accepted by default).", valueName: "token"))
     var allowMethod: [String] = []
 
-    @Option(help: ArgumentHelp("Check only the links whose target falls in shard i of n (1-based).", valueName: "i/n"))
+    @Option(help: ArgumentHelp(
+        "Check only the links whose target falls in shard i of n (1-based); every shard still walks the whole API. Write --format json and combine the shards with 'apicheck report merge'.",
+        valueName: "i/n"))
     var shard: String?
 
     @Option(name: .customLong("record"), help: ArgumentHelp("Also write every answer from the root's origin as a stub file in this folder (secrets redacted).", valueName: "dir"), completion: .directory)
@@ -121,7 +123,7 @@ struct CrawlCommand: AsyncParsableCommand {
             throw ValidationError("--stubs '\(path)': no such file or folder.")
         }
         if let shard, Shard(parsing: shard) == nil {
-            throw ValidationError("--shard '\(shard)' is not i/n with 1 ≤ i ≤ n, e.g. 2/4.")
+            throw ValidationError("--shard '\(shard)' is not i/n with 1 ≤ i ≤ n ≤ 10,000, e.g. 2/4.")
         }
         _ = try parsedRate()
         _ = try credentials.parsed()

@@ -49,7 +49,8 @@ extension ReportCommand {
                       - run: >-
                           apicheck crawl "$ROOT" --shard ${{ matrix.shard }}/4
                           --format json --output shard-${{ matrix.shard }}.json
-                      # then upload shard-*.json as artifacts
+                          --max-requests 10000000 || [ $? -eq 1 ]
+                      # exit 1 (findings) still uploads: upload shard-*.json as artifacts
                   merge:
                     needs: crawl
                     steps:

@@ -156,6 +156,10 @@ struct ReportOptions: ParsableArguments {
         } else {
             renderer.render(report, chunkBytes: ReportChunk.defaultSize) { piece in _ = AtomicFile.writeAll(piece, to: STDOUT_FILENO) }
         }
+        // Written to a file, the report's infrastructure errors would be silent on the terminal.
+        if outputPath != nil {
+            for problem in report.errors { Output().writeError("apicheck: error: \(problem.message)") }
+        }
         if let failure = report.checks.readFailure {
             Output().writeError("apicheck: error: the report is incomplete: its checks could not be read back from a temporary file (\(failure)); check the free space and permissions of TMPDIR")
             return CrawlExitCode.infrastructureError.rawValue

@@ -24,13 +24,35 @@ import Testing
         #expect(merged.exitCode == .contractViolations)
     }
 
-    @Test func mergesDecodedFilesAndIsIdempotent() throws {
+    @Test func mergesDecodedFiles() throws {
         let report = SampleReports.report(shard: Shard(index: 1, count: 1))
         let decoded = try CrawlReport(decoding: Array(JSONReportRenderer().render(report).utf8))
-        let merged = try CrawlReport.merging([decoded, decoded])
+        let merged = try CrawlReport.merging([decoded])
         #expect(merged.findings == report.findings)
         #expect(merged.checks == report.checks)
-        #expect(merged.counts.resourcesFetched == 8)
+        #expect(merged.counts.resourcesFetched == 4)
+    }
+
+    /// A shard twice (a retried CI job's report beside the first attempt's: the same links with
+    /// other durations) or a whole crawl among shards would count links twice: refused.
+    @Test func refusesAShardTwiceAndAWholeCrawlAmongShards() throws {
+        let first = SampleReports.report(shard: Shard(index: 1, count: 2))
+        let second = SampleReports.report(shard: Shard(index: 2, count: 2))
+        #expect(throws: ReportMergeError.self) { try CrawlReport.merging([first, second, first]) }
+        do {
+            _ = try CrawlReport.merging([first, first])
+            Issue.record("a shard given twice was merged")
+        } catch {
+            #expect(error.description.contains("shard 1/2 is given twice"))
+        }
+        var whole = SampleReports.report()
+        whole.shard = nil
+        do {
+            _ = try CrawlReport.merging([whole, second])
+            Issue.record("a whole crawl among shards was merged")
+        } catch {
+            #expect(error.description.contains("whole crawl"))
+        }
     }
 
     @Test func staleBaselineEntriesMustBeStaleEverywhere() throws {
