@@ -271,7 +271,8 @@ import Testing
             options.maximumBodyBytes = 1024
             options.deadline = .seconds(30)
         }
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Ended by its limits, well before the 30 s deadline (a loaded machine took 10.3 s).
+        #expect(ContinuousClock.now - started < .seconds(25))
         let report = crawl.report
         #expect(report.errors.isEmpty, "a hostile API is a contract problem, not an infrastructure one")
         #expect(report.exitCode == .contractViolations)

@@ -1,30 +1,37 @@
 import APICheckModel
 import APICheckReport
 
-/// A normalised URL's identity in 128 bits, so the crawl's visited set does not hold strings
-/// (a million URLs as strings take more memory than the rest of the crawl).
+/// A normalised URL's identity in 96 bits, so the crawl's visited set does not hold strings
+/// (a million URLs as strings take more memory than the rest of the crawl). Twelve bytes, not
+/// sixteen: it is most of the index's memory.
 ///
-/// Two SipHash values of the key under different salts; the process's random seed only decides
-/// which (astronomically unlikely) pair of URLs would collide.
+/// Two SipHash values of the key under different salts (64 and 32 bits of them); the process's
+/// random seed only decides which pair of URLs would collide (at a million URLs, about one chance
+/// in 10^17).
 struct URLKey: Hashable, Sendable {
-    let high: UInt64
-    let low: UInt64
+    private let first: UInt32
+    private let second: UInt32
+    private let third: UInt32
 
     init(normalised key: String) {
-        var first = Hasher()
-        first.combine(0x5EED_0001 as UInt32)
-        first.combine(key)
-        var second = Hasher()
-        second.combine(0x5EED_0002 as UInt32)
-        second.combine(key)
-        high = UInt64(bitPattern: Int64(first.finalize()))
-        low = UInt64(bitPattern: Int64(second.finalize()))
+        var one = Hasher()
+        one.combine(0x5EED_0001 as UInt32)
+        one.combine(key)
+        var two = Hasher()
+        two.combine(0x5EED_0002 as UInt32)
+        two.combine(key)
+        self.init(high: UInt64(bitPattern: Int64(one.finalize())), low: UInt64(bitPattern: Int64(two.finalize())))
     }
 
+    /// From its two halves (only the low 32 bits of `low` are kept).
     init(high: UInt64, low: UInt64) {
-        self.high = high
-        self.low = low
+        first = UInt32(truncatingIfNeeded: high >> 32)
+        second = UInt32(truncatingIfNeeded: high)
+        third = UInt32(truncatingIfNeeded: low)
     }
+
+    var high: UInt64 { UInt64(first) << 32 | UInt64(second) }
+    var low: UInt64 { UInt64(third) }
 }
 
 /// Strings that repeat across a crawl (content types, reasons, rel-path labels), stored once.
@@ -44,7 +51,7 @@ struct StringTable {
 }
 
 /// What later checks need to know about a resource: every link to it is checked against this.
-/// About 20 bytes; a million resources fit in tens of megabytes.
+/// Sixteen bytes; a million resources fit in tens of megabytes.
 struct ResourceSummary: Sendable {
     enum State: UInt8, Sendable {
         case queued, response, failed, skipped
@@ -53,10 +60,9 @@ struct ResourceSummary: Sendable {
     var state: State
     /// The status, for a response.
     var status: Int16 = 0
-    /// The reason, for a failure or a skip (a ``StringTable`` id).
-    var reason: UInt32 = 0
-    /// `Content-Type` (a ``StringTable`` id + 1; 0 for none).
-    var contentType: UInt32 = 0
+    /// For a response, its `Content-Type` (a ``StringTable`` id + 1; 0 for none); for a failure
+    /// or a skip, the reason (a ``StringTable`` id).
+    var text: UInt32 = 0
     /// `WWW-Authenticate` of a 401/403 (a ``StringTable`` id + 1; 0 for none).
     var challenge: UInt32 = 0
     /// How long the request took, in milliseconds (reports keep milliseconds).
@@ -86,20 +92,20 @@ struct ResourceIndex {
         case .response(let status, _):
             summary.state = .response
             summary.status = Int16(clamping: status)
-            summary.contentType = record.contentType.map { strings.id($0) + 1 } ?? 0
+            summary.text = record.contentType.map { strings.id($0) + 1 } ?? 0
             summary.challenge = record.challenge.map { strings.id($0) + 1 } ?? 0
         case .failed(let reason):
             summary.state = .failed
-            summary.reason = strings.id(reason)
+            summary.text = strings.id(reason)
         case .skipped(let reason):
             summary.state = .skipped
-            summary.reason = strings.id(reason)
+            summary.text = strings.id(reason)
         }
         summaries[key] = summary
     }
 
     mutating func recordSkipped(_ key: URLKey, reason: String) {
-        summaries[key] = ResourceSummary(state: .skipped, reason: strings.id(reason))
+        summaries[key] = ResourceSummary(state: .skipped, text: strings.id(reason))
     }
 
     /// What is known about `key`, readably.
@@ -110,12 +116,12 @@ struct ResourceIndex {
         case .queued:
             return .skipped("not fetched: the crawl stopped before it", duration: .zero)
         case .failed:
-            return .failed(strings[summary.reason], duration: duration)
+            return .failed(strings[summary.text], duration: duration)
         case .skipped:
-            return .skipped(strings[summary.reason], duration: duration)
+            return .skipped(strings[summary.text], duration: duration)
         case .response:
             return .response(
-                status: Int(summary.status), contentType: summary.contentType == 0 ? nil : strings[summary.contentType - 1],
+                status: Int(summary.status), contentType: summary.text == 0 ? nil : strings[summary.text - 1],
                 challenge: summary.challenge == 0 ? nil : strings[summary.challenge - 1], duration: duration)
         }
     }
