@@ -59,7 +59,7 @@ package final class SpillQueue<Element: SpoolRecord> {
                 reader = try SpoolFileReader<Element>(path: writer.path)
                 unlink(writer.path)  // read through the open descriptor; gone from the disk when read
             } catch {
-                failure = (error as? SpoolIOError) ?? SpoolIOError(message: "\(error)")
+                failure = error
             }
         }
         return Drain(head: head, reader: reader, count: count)
