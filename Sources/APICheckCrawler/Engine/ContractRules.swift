@@ -2,6 +2,30 @@ import APICheckModel
 import APICheckReport
 import Foundation
 
+/// A link's target, worked out once per link for both its check and the crawl's queue.
+struct ResolvedTarget {
+    let resolution: Link.Resolution
+    /// The resolved URL, or the href when it does not resolve.
+    let target: String
+    let normalisedKey: String
+    let key: URLKey
+    /// The resolved URL, parsed; `nil` when it does not resolve or parse.
+    let url: URL?
+
+    init(_ link: Link, variables: [String: URITemplate.Value]) {
+        resolution = link.resolve(with: variables)
+        if case .url(let resolved) = resolution {
+            target = resolved
+            url = URL(string: resolved)
+        } else {
+            target = link.href
+            url = nil
+        }
+        normalisedKey = URLResolution.normalisedKey(target)
+        key = URLKey(normalised: normalisedKey)
+    }
+}
+
 /// The rules of FORMATS §6, in two halves so that a crawl never holds all its links: what a link
 /// alone decides (``discover(_:relPath:referrer:methodSlot:)``, when it is found) and what its
 /// target's answer decides (``complete(_:index:methodChecks:)``, when the report is written).
@@ -15,15 +39,9 @@ struct ContractRules {
     /// `nil` when its target belongs to another shard. `methodSlot` gives the method check for an
     /// unsafe link in scope (the crawl sends or probes those once all links are known).
     func discover(
-        _ link: Link, relPath: [String], referrer: String, methodSlot: (Link, URL, String) -> Int
+        _ link: Link, _ resolved: ResolvedTarget, relPath: [String], referrer: String, methodSlot: (Link, URL, String) -> Int
     ) -> (PendingCheck, [Finding])? {
-        let resolution = link.resolve(with: options.variables)
-        let target: String
-        switch resolution {
-        case .url(let url): target = url
-        default: target = link.href
-        }
-        let targetKey = URLResolution.normalisedKey(target)
+        let (resolution, target, targetKey) = (resolved.resolution, resolved.target, resolved.normalisedKey)
         guard options.shard.map({ $0.contains(url: targetKey) }) ?? true else { return nil }
 
         // Findings copy the link's identity from `base`; `check` collects the outcome.
@@ -68,8 +86,8 @@ struct ContractRules {
         case .unresolvable(let reason):
             report(.linkResolves, expected: "a URL", actual: link.href, "the href is not a URL: \(reason)")
             return pending()
-        case .url(let resolved):
-            guard let parsed = URL(string: resolved) else {
+        case .url:
+            guard let parsed = resolved.url else {
                 report(.linkResolves, expected: "a URL", actual: link.href, "the href does not resolve to a URL")
                 return pending()
             }
@@ -85,7 +103,7 @@ struct ContractRules {
         }
         switch link.method {
         case "GET", "HEAD":
-            awaiting = .target(URLKey(normalised: targetKey), credentialed: options.hasCredentials(for: url))
+            awaiting = .target(resolved.key, credentialed: options.hasCredentials(for: url))
         case _ where HTTPMethodToken.safe.contains(link.method) || !HTTPMethodToken.standard.contains(link.method):
             check.outcome = .skipped(reason: "\(link.method) links are not requested")
         default:

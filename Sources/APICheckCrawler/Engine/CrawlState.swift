@@ -47,22 +47,22 @@ struct CrawlState {
         let labels = Crawler.labels(of: links)
         for (link, label) in zip(links, labels) {
             let linkRelPath = relPath + [label]
-            if let (check, found) = rules.discover(link, relPath: linkRelPath, referrer: referrer, methodSlot: { methodSlot(for: $0, url: $1, key: $2) }) {
+            let resolved = ResolvedTarget(link, variables: options.variables)
+            if let (check, found) = rules.discover(link, resolved, relPath: linkRelPath, referrer: referrer, methodSlot: { methodSlot(for: $0, url: $1, key: $2) }) {
                 pending.append(check)
                 findings += found
             }
-            queueTarget(of: link, label: label, relPath: linkRelPath, from: record, referrer: referrer, into: &frontier)
+            queueTarget(of: link, resolved, label: label, relPath: linkRelPath, from: record, referrer: referrer, into: &frontier)
         }
     }
 
     private mutating func queueTarget(
-        of link: Link, label: String, relPath: [String], from record: ResourceRecord, referrer: String, into frontier: inout CrawlFrontier
+        of link: Link, _ resolved: ResolvedTarget, label: String, relPath: [String], from record: ResourceRecord, referrer: String,
+        into frontier: inout CrawlFrontier
     ) {
-        guard link.method == "GET" || link.method == "HEAD", case .url(let target) = link.resolve(with: options.variables) else { return }
-        let normalised = URLResolution.normalisedKey(target)
-        let key = URLKey(normalised: normalised)
-        // Most links lead somewhere already queued: skip parsing a URL for them.
-        guard !index.contains(key), let url = URL(string: target), options.isInScope(url) else { return }
+        guard link.method == "GET" || link.method == "HEAD", case .url(let target) = resolved.resolution else { return }
+        let key = resolved.key
+        guard !index.contains(key), let url = resolved.url, options.isInScope(url) else { return }
         if let skipped = sampler.admit(relPath) {
             // Sampled out: remembered as seen and skipped, so every link to it says why.
             index.recordSkipped(key, reason: skipped)
