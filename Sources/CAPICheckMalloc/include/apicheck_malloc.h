@@ -6,4 +6,7 @@
 /// process then keeps freed memory it cannot return). Does nothing on other C libraries.
 void apicheck_tune_malloc(int arenas, int mmap_threshold);
 
+/// Returns the allocator's free memory to the system (glibc's malloc_trim; nothing elsewhere).
+void apicheck_release_free_memory(void);
+
 #endif
