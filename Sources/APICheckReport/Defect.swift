@@ -99,6 +99,10 @@ struct DefectKey: Hashable {
         case .formatShape:
             problem = "\(finding.format ?? "") | \(MessageTemplate.of(finding.message))"
             place = ""
+        case .crawlLimit:
+            // One defect per limit, however many responses it cut short.
+            problem = MessageTemplate.of(finding.message)
+            place = ""
         case .linkResolves:
             // A status stays as it is (404 and 500 are different problems); a failure's wording is templated.
             let actual = finding.actual.map { $0.allSatisfy(\.isNumber) ? $0 : MessageTemplate.of($0) } ?? ""
@@ -213,7 +217,7 @@ enum DefectTitle {
             return "no stub answers \(request)\(finding.rel.map { " (the \($0) link)" } ?? ""): add one, or fix the link"
         case .contentTypePresent:
             return "\(finding.messageWithEvidence): send a Content-Type"
-        case .methodValid, .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .templateValid,
+        case .methodValid, .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .templateValid, .crawlLimit,
             .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader:
             return finding.messageWithEvidence
         case .driftCoverage:

@@ -24,6 +24,8 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
     case formatShape = "format-shape"
     /// Templated hrefs are valid RFC 6570.
     case templateValid = "template-valid"
+    /// No limit of the crawl (links per response, body size, depth, requests) dropped work.
+    case crawlLimit = "crawl-limit"
     /// The live API answers the status the stub records.
     case driftStatus = "drift-status"
     /// The live API serves the Content-Type the stub records.
@@ -62,7 +64,7 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
         switch self {
         case .linkResolves, .methodValid, .typeMatches, .contentTypePresent, .templateValid: .error
         case .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader: .error
-        case .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .driftCoverage: .warning
+        case .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .crawlLimit, .driftCoverage: .warning
         }
     }
 
@@ -78,6 +80,7 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
         case .duplicateRel: "A rel does not appear twice with different targets or attributes."
         case .formatShape: "The representation follows the hypermedia format it claims."
         case .templateValid: "A templated href is a valid RFC 6570 URI template."
+        case .crawlLimit: "No limit of the crawl dropped work: every link was extracted, every body read whole, every target reached."
         case .driftStatus: "The live API answers a stub's request with the status the stub records."
         case .driftType: "The live API serves the Content-Type the stub records."
         case .driftLinks: "The live API advertises the same rels as the stub, with the same method, type and templating."
@@ -136,6 +139,13 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
             "A templated href must be a valid RFC 6570 URI template (balanced braces, known operators, "
                 + "valid variable names and modifiers). An invalid template cannot be expanded by any "
                 + "conforming client, so the link is unusable."
+        case .crawlLimit:
+            "A crawl is bounded so that any API, however large or hostile, ends: at most --max-links "
+                + "links are read from one response, --max-body bytes of one body, --max-depth hops from the "
+                + "root and --max-requests requests in all. When a limit drops work, the report says so with "
+                + "a finding of this rule that names what was left out, how much, and the flag that raises "
+                + "the limit; it is a warning, so --strict fails on it. Raise the limit, or narrow the crawl "
+                + "(--sample, --shard) when the API is meant to be that large."
         case .driftStatus:
             "apicheck verify sends each stub's request to the live API and compares the status codes. "
                 + "A different status, above all a different class (a 200 that became a 404), means tests "
@@ -198,6 +208,8 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
             "/_links/next is null in a HAL document (expected a link object or an array of them)."
         case .templateValid:
             "The href \"/movies{?page\" is not a valid URI template (unclosed expression)."
+        case .crawlLimit:
+            "12000 of the 22000 links in the response were not extracted (--max-links 10000): raise --max-links."
         case .driftStatus:
             "GET https://api.example.com/movies/3: the stub answers 200, the live API 404 (client error)."
         case .driftType:

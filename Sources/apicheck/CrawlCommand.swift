@@ -85,6 +85,9 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Bodies are read up to this many bytes.", valueName: "bytes"))
     var maxBody = 10 << 20
 
+    @Option(name: .customLong("max-links"), help: ArgumentHelp("Links read from one response; the rest are counted and reported (crawl-limit).", valueName: "n"))
+    var maxLinks = 10_000
+
     @Flag(help: "Send unsafe methods (POST, PUT, PATCH, DELETE) with a body from the link's parameters.")
     var unsafe = false
 
@@ -116,8 +119,8 @@ struct CrawlCommand: AsyncParsableCommand {
         guard let url = URL(string: root), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("'\(root)' is not an http(s) URL; give the API's root, e.g. http://localhost:3000/.")
         }
-        guard concurrency > 0, maxRequests > 0, maxDepth >= 0, timeout > 0, deadline > 0, maxBody > 0, (sample ?? 1) > 0 else {
-            throw ValidationError("--concurrency, --max-requests, --timeout, --deadline, --max-body and --sample must be positive.")
+        guard concurrency > 0, maxRequests > 0, maxDepth >= 0, timeout > 0, deadline > 0, maxBody > 0, maxLinks > 0, (sample ?? 1) > 0 else {
+            throw ValidationError("--concurrency, --max-requests, --timeout, --deadline, --max-body, --max-links and --sample must be positive.")
         }
         for path in stubs where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("--stubs '\(path)': no such file or folder.")
@@ -144,6 +147,7 @@ struct CrawlCommand: AsyncParsableCommand {
         defer { signals.cancel() }
         var options = try makeOptions()
         options.interruption = interruption
+        options.maximumLinksPerResponse = maxLinks
         // A bad baseline fails now, not after a long crawl.
         _ = try report.loadBaseline()
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")

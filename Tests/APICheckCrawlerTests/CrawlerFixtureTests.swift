@@ -252,7 +252,8 @@ import Testing
         "link-resolves error GET /loop/a rel=loop at=/_links/loop on=/",
         "link-resolves error GET http://[::1 rel=broken at=/_links/broken on=/",
         // A limit of the crawl, not a broken link: a warning.
-        "link-resolves warning GET /big rel=big at=- on=/",
+        "crawl-limit warning GET / rel=- at=- on=-",
+        "crawl-limit warning GET /big rel=big at=- on=/",
         "template-valid error GET /search{?q rel=search at=/_links/search on=/",
         "type-matches error GET /latin1 rel=latin1 at=- on=/",
         "type-matches error GET /latin1.json rel=latin1-json at=- on=/",
@@ -280,7 +281,9 @@ import Testing
 
         let loop = try Self.finding(.linkResolves, at: "/loop/a", in: report)
         #expect(loop.actual == "a redirect loop at \(Self.origin)/loop/a")
-        try #expect(Self.finding(.linkResolves, at: "/big", in: report).expected == "a body of at most 1024 bytes")
+        try #expect(Self.finding(.crawlLimit, at: "/big", in: report).expected == "a body of at most 1024 bytes")
+        // The depth limit dropped work: said once, with how much and the flag that raises it.
+        try #expect(Self.finding(.crawlLimit, at: "/", in: report).message == "1 link leads deeper than --max-depth 3 and was not followed (reported as skipped): raise --max-depth")
         try #expect(Self.finding(.typeMatches, at: "/not-json", in: report).actual?.hasPrefix("the body is not JSON (application/json): 1:1:") == true)
         try #expect(Self.finding(.typeMatches, at: "/latin1", in: report).actual == "the body is not valid UTF-8 (byte 3) although text/plain declares UTF-8")
         try #expect(Self.finding(.typeMatches, at: "/latin1.json", in: report).actual?.hasSuffix("string is not valid UTF-8") == true)
@@ -290,17 +293,18 @@ import Testing
         let outcomes = report.checks.filter { $0.referrer == Self.origin + "/" }.map { "\($0.rel ?? "") \($0.outcome.name) \($0.outcome.reason ?? "")" }
         #expect(outcomes.sorted() == [
             "away skipped redirects to another origin (http://other.example.test/)",
-            "big passed ",
+            // One outcome per check: a finding about the answer fails the link that got it.
+            "big failed ",
             "broken failed ",
             "elsewhere skipped other origin (allow it with --allow-host other.example.test)",
-            "latin1 passed ",
-            "latin1-json passed ",
+            "latin1 failed ",
+            "latin1-json failed ",
             "loop failed ",
-            "not-json passed ",
+            "not-json failed ",
             "pages passed ",
             "search notChecked invalid template",
             "self passed ",
-            "untyped passed ",
+            "untyped failed ",
         ])
         // The endless pagination stops at the depth limit; the body too large is not read for links.
         #expect(crawl.checks(rel: "next", on: "/page/111").map { "\(Self.local($0.url)) \($0.outcome.reason ?? "")" } == ["/page/1111 deeper than --max-depth 3"])
@@ -328,5 +332,6 @@ import Testing
         #expect(crawl.requests.count == 10)
         #expect(crawl.checks(rel: "next", on: "/page/1").map { "\(Self.local($0.url)) \($0.outcome.reason ?? "")" } == ["/page/11 the request limit (10) was reached"])
         #expect(log.all.contains("the request limit (10) was reached; links not reached are reported as skipped"))
+        try #expect(Self.finding(.crawlLimit, at: "/", in: report).message == "--max-requests 10 was reached: 1 resource was not fetched (the links to them are reported as skipped): raise --max-requests")
     }
 }

@@ -51,8 +51,11 @@ import Testing
         let result = extract(#"{"_links": {"item": ["# + bare + "]}}")
         #expect(result.links.count == 10_000)
         #expect(result.notes.count == 1_002)  // 1,000 shape notes, the link limit, the count of the rest
-        #expect(result.notes.last?.message == "9001 more notes were left out (limit 1000)")
+        // Every link is looked at (the dropped ones are counted): all 20,000 bare strings are noted.
+        #expect(result.notes.last?.message == "19000 more notes were left out (limit 1000)")
         #expect(result.notes[1_000].kind == .limitReached)
+        #expect(result.notes[1_000].message == "10000 of the 20000 links in the response were not extracted (--max-links 10000): raise --max-links")
+        #expect(result.droppedLinks == 10_000)
     }
 
     @Test(arguments: [

@@ -234,7 +234,10 @@ import Testing
         #expect(report.counts.linksChecked >= 2_000)
         #expect(report.counts.linksSkipped > 0)
         #expect(report.checks.contains { $0.outcome.reason?.contains("request limit") == true })
-        #expect(report.findings.isEmpty, "\(report.findings.prefix(3))")
+        // The only finding says what the limit left out and how to raise it.
+        #expect(report.findings.map(\.rule) == [.crawlLimit], "\(report.findings.prefix(3))")
+        #expect(report.findings.first?.message.hasPrefix("--max-requests 2000 was reached: ") == true)
+        #expect(report.findings.first?.message.hasSuffix(" resources were not fetched (the links to them are reported as skipped): raise --max-requests") == true)
     }
 
     /// A page with far more links than the crawl reads: labelled in linear time (it was
@@ -257,8 +260,13 @@ import Testing
         options.spooling = CrawlOptions.Spooling(runLength: 4_096, checksInMemory: 1_000)
         let report = await Crawler(fetcher: StubSetFetcher(stubs: loaded.stubSet), options: options).run()
         #expect(report.errors.isEmpty)
-        #expect(report.counts.linksFound > 1_000)
+        #expect(report.counts.linksFound == 10_000, "self and the first 9,999 items: --max-links 10000")
         #expect(report.checks.contains { $0.rel == "item" && $0.relPath == ["item[9]"] })
+        // The rest are not dropped silently: a crawl-limit warning says how many, and the flag.
+        let limit = try #require(report.findings.first { $0.rule == .crawlLimit })
+        #expect(limit.message == "90001 of the 100001 links in the response were not extracted (--max-links 10000): raise --max-links")
+        #expect(limit.severity == .warning && limit.sourcePointer == "/_links/item/9999")
+        #expect(report.exitCode == .success, "a warning; --strict fails on it")
     }
 }
 

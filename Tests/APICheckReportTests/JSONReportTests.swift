@@ -29,6 +29,7 @@ import Testing
                 "strict": false,
                 "rules": {
                   "content-type-present": "error",
+                  "crawl-limit": "warning",
                   "drift-coverage": "warning",
                   "drift-header": "error",
                   "drift-links": "error",

@@ -156,7 +156,11 @@ struct ContractRules {
         case .failed(let reason, let duration):
             check.duration = duration
             report(.linkResolves, "a 2xx response", reason, nil, "the link does not resolve: \(reason)")
-        case .response(let status, let contentType, let challenge, let duration):
+        case .timedOut(let reason, let duration):
+            // Not a broken link: the crawl could not tell (the report is incomplete, exit 2).
+            check.duration = duration
+            check.outcome = .notChecked(reason: reason)
+        case .response(let status, let contentType, let challenge, let hasFindings, let duration):
             check.duration = duration
             check.statusCode = status
             if status == 401 || status == 403, let challenge {
@@ -175,6 +179,8 @@ struct ContractRules {
             if let declared, let served = contentType, let mismatch = Self.typeMismatch(declared: declared, served: served) {
                 report(.typeMatches, declared, served, served, Self.typeMismatchMessage(declared: declared, served: served, mismatch))
             }
+            // One outcome per check: never `passed` while a finding about its answer stands.
+            if hasFindings, case .passed = check.outcome { check.outcome = .failed }
         }
     }
 
@@ -269,7 +275,11 @@ struct ContractRules {
             report(.contentTypePresent, expected: "a Content-Type header", actual: "none", "a \(record.status ?? 200) with a \(record.bodyByteCount)-byte body has no Content-Type")
         }
         if record.bodyWasTruncated {
-            report(.linkResolves, severity: .warning, expected: "a body of at most \(options.maximumBodyBytes) bytes", actual: "more", "the body is larger than the crawl reads (--max-body); its links and type were not checked")
+            report(.crawlLimit, expected: "a body of at most \(options.maximumBodyBytes) bytes", actual: "more",
+                "the body is larger than --max-body (\(options.maximumBodyBytes) bytes were read): its links and its type were not checked; raise --max-body")
+        }
+        for note in record.extraction.notes where note.kind == .limitReached && note.severity != .note {
+            report(.crawlLimit, pointer: note.source.description, format: note.format?.displayName, note.message)
         }
 
         let ownLinks = record.extraction.links.filter { !$0.isNested }

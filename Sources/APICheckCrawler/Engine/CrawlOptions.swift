@@ -55,6 +55,9 @@ public struct CrawlOptions: Sendable {
     public var interruption: CrawlInterruption?
     /// How much of the report the crawl keeps in memory before it writes to temporary files.
     public var spooling = Spooling()
+    /// Links read from one response (`--max-links`); the rest are counted and reported
+    /// (`crawl-limit`).
+    public var maximumLinksPerResponse = 10_000
 
     /// Bounds on what a crawl holds in memory; the rest waits in temporary files, in order. The
     /// report is the same whatever the bounds (a test proves it).

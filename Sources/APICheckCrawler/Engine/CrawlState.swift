@@ -21,6 +21,10 @@ struct CrawlState {
     /// Resources consumed (fetched, failed or skipped) and resources that answered.
     private(set) var resourcesConsumed = 0
     private(set) var resourcesFetched = 0
+    /// What the crawl's limits left out, for the report (`crawl-limit` findings, incomplete).
+    private(set) var timedOut = 0
+    private(set) var linksBeyondDepth = 0
+    private(set) var notFetchedForRequestLimit = 0
 
     init(options: CrawlOptions, rules: ContractRules, pending: SortedSpool<PendingCheck>) {
         self.options = options
@@ -34,6 +38,11 @@ struct CrawlState {
     mutating func consume(_ record: ResourceRecord, into frontier: inout CrawlFrontier) {
         resourcesConsumed += 1
         if record.status != nil { resourcesFetched += 1 }
+        switch record.outcome {
+        case .timedOut: timedOut += 1
+        case .skipped(let reason) where reason == CrawlBudget.Refusal.requestLimit(options.maximumRequests).reason: notFetchedForRequestLimit += 1
+        default: break
+        }
         if record.entry.depth == 0 { rootRecord = record }
         index.record(record.entry.key, record)
         let links = record.extraction.links
@@ -69,11 +78,32 @@ struct CrawlState {
             return
         }
         let depth = record.entry.depth + 1
-        guard Int(depth) <= options.maximumDepth else { return }
+        guard Int(depth) <= options.maximumDepth else {
+            linksBeyondDepth += 1
+            return
+        }
         let node = tree.node(label, under: record.entry.pathNode)
         _ = frontier.enqueue(
             CrawlFrontier.Entry(key: key, url: target, depth: depth, pathNode: node, rel: link.compactRel ?? link.rel, referrer: referrer),
             index: &index)
+    }
+
+    /// The `crawl-limit` findings about the whole crawl (they name the root): links not followed
+    /// beyond `--max-depth`, resources not fetched beyond `--max-requests`.
+    func crawlWideLimitFindings() -> [Finding] {
+        let root = options.root.absoluteString
+        var findings: [Finding] = []
+        if linksBeyondDepth > 0 {
+            findings.append(Finding(
+                rule: .crawlLimit, url: root, relPath: [], expected: "at most \(options.maximumDepth) hops", actual: "deeper links",
+                message: "\(linksBeyondDepth == 1 ? "1 link leads" : "\(linksBeyondDepth) links lead") deeper than --max-depth \(options.maximumDepth) and \(linksBeyondDepth == 1 ? "was" : "were") not followed (reported as skipped): raise --max-depth"))
+        }
+        if notFetchedForRequestLimit > 0 {
+            findings.append(Finding(
+                rule: .crawlLimit, url: root, relPath: [], expected: "at most \(options.maximumRequests) requests", actual: "more resources",
+                message: "--max-requests \(options.maximumRequests) was reached: \(notFetchedForRequestLimit == 1 ? "1 resource was" : "\(notFetchedForRequestLimit) resources were") not fetched (the links to them are reported as skipped): raise --max-requests"))
+        }
+        return findings
     }
 
     /// The slot of the method check for an unsafe link, adding its request when it is new.

@@ -27,6 +27,9 @@ public struct Crawler: Sendable {
         self.fetcher = fetcher
         self.options = options
         self.logger = logger
+        // The crawl's own limits are the extractor's: what it drops is reported (`crawl-limit`).
+        extractor.limits.maximumLinks = options.maximumLinksPerResponse
+        extractor.limits.maximumBodyBytes = max(extractor.limits.maximumBodyBytes, options.maximumBodyBytes)
     }
 
     /// Progress for a status line: resources fetched and queued, requests, the level being
@@ -92,7 +95,7 @@ public struct Crawler: Sendable {
 
         if let root = state.rootRecord {
             switch root.outcome {
-            case .failed(let reason):
+            case .failed(let reason), .timedOut(let reason):
                 problems.append(CrawlProblem(message: "the root \(rootURL) is unreachable: \(reason)", url: rootURL))
             case .skipped(let reason):
                 problems.append(CrawlProblem(message: "the root was not fetched: \(reason)", url: rootURL))
@@ -121,7 +124,7 @@ public struct Crawler: Sendable {
         if budget.remaining <= .zero {
             problems.append(CrawlProblem(message: "the crawl's deadline (\(options.deadline)) passed; links not reached are reported as skipped"))
         }
-        if budget.requestsMade >= options.maximumRequests {
+        if state.notFetchedForRequestLimit > 0 {
             notes.append("the request limit (\(options.maximumRequests)) was reached; links not reached are reported as skipped")
         }
         for note in notes { logger.notice("\(note)") }
@@ -134,7 +137,11 @@ public struct Crawler: Sendable {
             statistics: CrawlStatistics(resourcesFetched: state.resourcesFetched, requests: budget.requestsMade)
         )
         report.setSortedChecks(checks)
-        report.setFindings(options.rules.apply(to: state.findings + linkFindings).map { redaction.finding($0) })
+        if state.timedOut > 0 {
+            problems.append(CrawlProblem(message: "\(state.timedOut == 1 ? "1 request" : "\(state.timedOut) requests") got no complete answer within --timeout (\(options.timeout)): the links to them are reported as not checked; raise --timeout, or find out why they are slow"))
+        }
+        let limitFindings = state.crawlWideLimitFindings()
+        report.setFindings(options.rules.apply(to: state.findings + linkFindings + limitFindings).map { redaction.finding($0) })
         report.setErrors(problems.map { CrawlProblem(message: redaction.text($0.message), url: $0.url.map(redaction.url)) })
         report.requestHeaderNames = options.headers.map(\.name)
         report.sampling = state.sampler.kinds
@@ -190,6 +197,8 @@ public struct Crawler: Sendable {
             record.outcome = .skipped(reason)
         case .failed(let reason):
             record.outcome = .failed(reason)
+        case .timedOut(let reason):
+            record.outcome = .timedOut(reason)
         case .response(let response, let finalURL):
             record.outcome = .response(status: response.status, finalURL: finalURL)
             record.contentType = response.headers.value(named: "Content-Type")
@@ -216,6 +225,8 @@ public struct Crawler: Sendable {
     enum Exchange: Sendable {
         case response(FetchedResponse, finalURL: URL)
         case failed(String)
+        /// No complete answer in time: the crawl cannot tell whether the link works.
+        case timedOut(String)
         case skipped(String)
     }
 
@@ -238,7 +249,10 @@ public struct Crawler: Sendable {
                 response = try await fetcher.fetch(request, maximumBodyBytes: options.maximumBodyBytes, timeout: timeout)
             } catch {
                 logger.debug("request failed", metadata: ["url": "\(options.redaction.url(request.url.absoluteString))", "error": "\(error)"])
-                return .failed(error.description)
+                guard error.kind == .timedOut else { return .failed(error.description) }
+                return .timedOut(budget.remaining <= .zero
+                    ? "not checked: the crawl's deadline (--deadline) passed while it was being fetched"
+                    : "timed out: no complete answer within --timeout (\(options.timeout)); raise --timeout, or find out why it is slow")
             }
             if [429, 503].contains(response.status), retries < options.maximumRetries {
                 retries += 1
@@ -316,7 +330,7 @@ public struct Crawler: Sendable {
             switch await send(request, budget: budget) {
             case .response(let response, _):
                 return .sent(status: response.status, contentType: response.headers.value(named: "Content-Type"))
-            case .failed(let reason):
+            case .failed(let reason), .timedOut(let reason):
                 return .failed(reason)
             case .skipped(let reason):
                 return .skipped(reason)
@@ -340,7 +354,7 @@ public struct Crawler: Sendable {
             }
             let allowed = allow.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             return .allowHeader(allowed, allows: allowed.contains(request.method))
-        case .failed(let reason):
+        case .failed(let reason), .timedOut(let reason):
             return .unverified("OPTIONS failed: \(reason)")
         case .skipped(let reason):
             return .skipped(reason)

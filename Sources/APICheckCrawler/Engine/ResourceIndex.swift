@@ -54,10 +54,13 @@ struct StringTable {
 /// Sixteen bytes; a million resources fit in tens of megabytes.
 struct ResourceSummary: Sendable {
     enum State: UInt8, Sendable {
-        case queued, response, failed, skipped
+        case queued, response, failed, skipped, timedOut
     }
 
     var state: State
+    /// A response that rules found fault with (its type, its body, a limit it hit): every check
+    /// of a link to it fails with it. In the padding byte, so the summary stays 16 bytes.
+    var responseHasFindings = false
     /// The status, for a response.
     var status: Int16 = 0
     /// For a response, its `Content-Type` (a ``StringTable`` id + 1; 0 for none); for a failure
@@ -97,10 +100,15 @@ struct ResourceIndex {
         case .failed(let reason):
             summary.state = .failed
             summary.text = strings.id(reason)
+        case .timedOut(let reason):
+            summary.state = .timedOut
+            summary.text = strings.id(reason)
         case .skipped(let reason):
             summary.state = .skipped
             summary.text = strings.id(reason)
         }
+        // Findings at a pointer are about the representation's content, not the answer to the link.
+        summary.responseHasFindings = record.findings.contains { $0.sourcePointer == nil }
         summaries[key] = summary
     }
 
@@ -117,18 +125,22 @@ struct ResourceIndex {
             return .skipped("not fetched: the crawl stopped before it", duration: .zero)
         case .failed:
             return .failed(strings[summary.text], duration: duration)
+        case .timedOut:
+            return .timedOut(strings[summary.text], duration: duration)
         case .skipped:
             return .skipped(strings[summary.text], duration: duration)
         case .response:
             return .response(
                 status: Int(summary.status), contentType: summary.text == 0 ? nil : strings[summary.text - 1],
-                challenge: summary.challenge == 0 ? nil : strings[summary.challenge - 1], duration: duration)
+                challenge: summary.challenge == 0 ? nil : strings[summary.challenge - 1], hasFindings: summary.responseHasFindings,
+                duration: duration)
         }
     }
 
     enum KnownOutcome {
-        case response(status: Int, contentType: String?, challenge: String?, duration: Duration)
+        case response(status: Int, contentType: String?, challenge: String?, hasFindings: Bool, duration: Duration)
         case failed(String, duration: Duration)
+        case timedOut(String, duration: Duration)
         case skipped(String, duration: Duration)
     }
 }

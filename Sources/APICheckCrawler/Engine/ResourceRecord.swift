@@ -7,8 +7,10 @@ struct ResourceRecord: Sendable {
     enum Outcome: Sendable {
         /// A response came back (after following redirects).
         case response(status: Int, finalURL: URL)
-        /// No response: a network failure, a timeout, a redirect loop.
+        /// No response: a network failure, a redirect loop.
         case failed(String)
+        /// No complete answer within `--timeout` (or before the deadline): not checked.
+        case timedOut(String)
         /// Not requested: a limit or the deadline.
         case skipped(String)
     }

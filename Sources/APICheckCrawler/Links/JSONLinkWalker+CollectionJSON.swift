@@ -33,7 +33,6 @@ extension JSONLinkWalker {
             push("items")
             if case .array(let elements) = items.kind {
                 for (index, item) in elements.enumerated() {
-                    guard !collector.isFull else { break }
                     push(index)
                     collectionItem(item, collectionOwner: owner)
                     pop()
@@ -77,7 +76,6 @@ extension JSONLinkWalker {
             return
         }
         for (index, element) in elements.enumerated() {
-            guard !collector.isFull else { return }
             push(index)
             defer { pop() }
             guard element.isObject else {
@@ -98,7 +96,6 @@ extension JSONLinkWalker {
             return
         }
         for (index, query) in elements.enumerated() {
-            guard !collector.isFull else { return }
             push(index)
             defer { pop() }
             guard query.isObject else {

@@ -8,7 +8,7 @@ extension JSONLinkWalker {
     /// root are other resources (`isNested`), as AcmeFlix's `movies[]` are. CURIEs declared on
     /// a resource apply to it and to everything inside it.
     mutating func walkHAL(_ node: JSONNode, depth: Int, curies: [String: String], nested: Bool) {
-        guard !collector.isFull, depth <= collector.limits.maximumDepth else { return }
+        guard depth <= collector.limits.maximumDepth else { return }
         switch node.kind {
         case .object(let members):
             var linksNode: JSONNode?
@@ -43,7 +43,6 @@ extension JSONLinkWalker {
                 pop()
             }
             for member in members where member.key != "_links" && member.key != "_embedded" && member.key != "_templates" {
-                guard !collector.isFull else { return }
                 push(member.key)
                 if member.key == "links", Self.isLinkArray(member.value) {
                     linkArray(member.value, format: .linkArray, owner: owner, nested: nested)
@@ -54,7 +53,6 @@ extension JSONLinkWalker {
             }
         case .array(let elements):
             for (index, element) in elements.enumerated() {
-                guard !collector.isFull else { return }
                 push(index)
                 walkHAL(element, depth: depth + 1, curies: curies, nested: true)
                 pop()
@@ -69,7 +67,6 @@ extension JSONLinkWalker {
         switch node.kind {
         case .object(let members):
             for member in members {
-                guard !collector.isFull else { return }
                 push(member.key)
                 halRel(member.key, member.value, owner: owner, nested: nested, curies: curies)
                 pop()
@@ -91,7 +88,6 @@ extension JSONLinkWalker {
             linkObject(node, rels: [(full, compact)], format: .hal, owner: owner, nested: nested, templatedFlag: true)
         case .array(let elements):
             for (index, element) in elements.enumerated() {
-                guard !collector.isFull else { return }
                 push(index)
                 halRel(rel, element, owner: owner, nested: nested, curies: curies, inArray: true)
                 pop()
@@ -151,7 +147,6 @@ extension JSONLinkWalker {
             return
         }
         for member in members {
-            guard !collector.isFull else { return }
             push(member.key)
             defer { pop() }
             switch member.value.kind {
@@ -198,7 +193,6 @@ extension JSONLinkWalker {
             return
         }
         for member in members {
-            guard !collector.isFull else { return }
             push(member.key)
             defer { pop() }
             let template = member.value

@@ -19,7 +19,6 @@ extension JSONLinkWalker {
                 resource(data)
             case .array(let elements):
                 for (index, element) in elements.enumerated() {
-                    guard !collector.isFull else { break }
                     push(index)
                     resource(element)
                     pop()
@@ -35,7 +34,6 @@ extension JSONLinkWalker {
             push("included")
             if case .array(let elements) = included.kind {
                 for (index, element) in elements.enumerated() {
-                    guard !collector.isFull else { break }
                     push(index)
                     resource(element)
                     pop()
@@ -48,7 +46,6 @@ extension JSONLinkWalker {
         if let errors = root["errors"]?.elements {
             push("errors")
             for (index, error) in errors.enumerated() {
-                guard !collector.isFull else { break }
                 push(index)
                 if let links = error["links"] {
                     let owner = pointer
@@ -88,7 +85,6 @@ extension JSONLinkWalker {
             return
         }
         for member in members {
-            guard !collector.isFull else { return }
             push(member.key)
             defer { pop() }
             let relationship = member.value
@@ -116,7 +112,6 @@ extension JSONLinkWalker {
             return
         }
         for member in members {
-            guard !collector.isFull else { return }
             push(member.key)
             defer { pop() }
             switch member.value.kind {

@@ -53,12 +53,10 @@ extension JSONLinkWalker {
     }
 
     private mutating func walkPlain(_ node: JSONNode, parentKey: String?, depth: Int, origin: String, covered: Set<String>) {
-        guard !collector.isFull else { return }
         switch node.kind {
         case .object(let members):
             let owner = depth == 0 ? "" : pointer
             for member in members where !Self.halKeys.contains(member.key) {
-                guard !collector.isFull else { return }
                 push(member.key)
                 defer { pop() }
                 // Only a format member can be a covered area (``formatAreas(of:)``); building the
@@ -70,7 +68,6 @@ extension JSONLinkWalker {
                 case .array(let elements) where elements.contains(where: { $0.stringValue != nil }):
                     // A list of URLs (DRF's hyperlinked `many=True` fields): each is a link named by the key.
                     for (index, element) in elements.enumerated() {
-                        guard !collector.isFull else { return }
                         guard case .string(let value) = element.kind else { continue }
                         push(index)
                         plainLink(key: member.key, value: value, node: element, parentKey: parentKey, owner: owner, origin: origin)
@@ -82,7 +79,6 @@ extension JSONLinkWalker {
             }
         case .array(let elements):
             for (index, element) in elements.enumerated() {
-                guard !collector.isFull else { return }
                 push(index)
                 defer { pop() }
                 // An element's own `url` is its self link, not the list's.

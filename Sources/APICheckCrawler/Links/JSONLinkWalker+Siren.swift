@@ -7,7 +7,7 @@ import APICheckJSON
 /// so that rel paths and the `duplicate-rel` rule see each relation on its own.
 extension JSONLinkWalker {
     mutating func walkSiren(_ node: JSONNode, depth: Int, nested: Bool) {
-        guard !collector.isFull, depth <= collector.limits.maximumDepth else { return }
+        guard depth <= collector.limits.maximumDepth else { return }
         guard node.isObject else {
             shape(.sirenLink, node, "a Siren entity must be an object, found \(node.typeName)")
             return
@@ -35,7 +35,6 @@ extension JSONLinkWalker {
             return
         }
         for (index, entity) in elements.enumerated() {
-            guard !collector.isFull else { return }
             push(index)
             defer { pop() }
             guard entity.isObject else {
@@ -63,7 +62,6 @@ extension JSONLinkWalker {
             return
         }
         for (index, action) in actions.enumerated() {
-            guard !collector.isFull else { return }
             push(index)
             defer { pop() }
             guard action.isObject else {

@@ -190,7 +190,6 @@ struct JSONLinkWalker {
     mutating func linkArray(_ node: JSONNode, format: LinkFormat, owner: String, nested: Bool) {
         guard case .array(let elements) = node.kind else { return }
         for (index, element) in elements.enumerated() {
-            guard !collector.isFull else { return }
             push(index)
             defer { pop() }
             guard case .object = element.kind else {

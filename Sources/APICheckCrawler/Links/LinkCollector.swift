@@ -8,8 +8,10 @@ struct LinkCollector {
     private(set) var links: [Link] = []
     private(set) var notes: [ShapeNote] = []
     private(set) var formats: [LinkFormat] = []
-    /// Set once the link limit is reached; extraction stops adding and walking.
-    private(set) var isFull = false
+    /// Links found beyond the limit: counted, not kept, so the report can say how many were dropped.
+    private(set) var droppedLinks = 0
+    /// Where the first dropped link was written.
+    private var firstDropped: LinkSource?
     private var droppedNotes = 0
 
     init(limits: LinkExtractor.Limits, base: String) {
@@ -18,12 +20,9 @@ struct LinkCollector {
     }
 
     mutating func add(_ link: Link) {
-        guard !isFull else { return }
         guard links.count < limits.maximumLinks else {
-            isFull = true
-            note(
-                .limitReached, .warning, nil, link.source,
-                "more than \(limits.maximumLinks) links in one response: links from here on were not extracted")
+            if droppedLinks == 0 { firstDropped = link.source }
+            droppedLinks += 1
             return
         }
         if !formats.contains(link.format) { formats.append(link.format) }
@@ -46,11 +45,16 @@ struct LinkCollector {
 
     func result() -> LinkExtraction {
         var notes = notes
+        if droppedLinks > 0, let firstDropped {
+            notes.append(ShapeNote(
+                kind: .limitReached, severity: .warning, format: nil, source: firstDropped,
+                message: "\(droppedLinks) of the \(links.count + droppedLinks) links in the response \(droppedLinks == 1 ? "was" : "were") not extracted (--max-links \(limits.maximumLinks)): raise --max-links"))
+        }
         if droppedNotes > 0 {
             notes.append(ShapeNote(
                 kind: .limitReached, severity: .note, format: nil, source: .jsonPointer(""),
                 message: "\(droppedNotes) more notes were left out (limit \(limits.maximumNotes))"))
         }
-        return LinkExtraction(links: links, notes: notes, formats: formats, isTruncated: isFull)
+        return LinkExtraction(links: links, notes: notes, formats: formats, droppedLinks: droppedLinks)
     }
 }

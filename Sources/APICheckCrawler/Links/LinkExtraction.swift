@@ -6,17 +6,19 @@ public struct LinkExtraction: Sendable, Hashable {
     public var notes: [ShapeNote]
     /// The formats links were found in, in order of first appearance.
     public var formats: [LinkFormat]
-    /// `true` when the link limit stopped extraction: later links were not extracted.
-    public var isTruncated: Bool
+    /// Links beyond the link limit: found and counted, not extracted.
+    public var droppedLinks: Int
+    /// `true` when the link limit dropped links.
+    public var isTruncated: Bool { droppedLinks > 0 }
     /// `true` when the body was read as JSON and parsed (so it is JSON: no need to parse it again
     /// to check its type).
     public var bodyParsedAsJSON = false
 
     /// An extraction result.
-    public init(links: [Link] = [], notes: [ShapeNote] = [], formats: [LinkFormat] = [], isTruncated: Bool = false) {
+    public init(links: [Link] = [], notes: [ShapeNote] = [], formats: [LinkFormat] = [], droppedLinks: Int = 0) {
         self.links = links
         self.notes = notes
         self.formats = formats
-        self.isTruncated = isTruncated
+        self.droppedLinks = droppedLinks
     }
 }

@@ -29,7 +29,7 @@ import APICheckXML
 public struct LinkExtractor: Sendable {
     /// Bounds on one extraction.
     public struct Limits: Sendable, Hashable {
-        /// Links kept per response; extraction stops at the limit (``LinkExtraction/isTruncated``).
+        /// Links kept per response; the rest are counted (``LinkExtraction/droppedLinks``) and noted.
         public var maximumLinks: Int
         /// Notes kept per response; the rest are counted in a final note.
         public var maximumNotes: Int
@@ -79,7 +79,7 @@ public struct LinkExtractor: Sendable {
         guard body.count <= limits.maximumBodyBytes else {
             collector.note(
                 .limitReached, .warning, nil, .jsonPointer(""),
-                "the body (\(body.count) bytes) is larger than the \(limits.maximumBodyBytes) bytes read for links: no links were extracted from it")
+                "the body (\(body.count) bytes) is larger than the \(limits.maximumBodyBytes) bytes read for links: no links were extracted from it (raise --max-body)")
             return collector.result()
         }
         var parsedAsJSON = false
@@ -216,7 +216,6 @@ public struct LinkExtractor: Sendable {
                 continue
             }
             for item in LinkHeaderParser.parse(field) {
-                guard !collector.isFull else { return }
                 index += 1
                 let source = LinkSource.linkHeader(index)
                 switch item {

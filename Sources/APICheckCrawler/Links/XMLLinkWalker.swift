@@ -33,7 +33,6 @@ struct XMLLinkWalker {
     }
 
     private mutating func walk(_ element: XMLElement, depth: Int, nested: Bool) {
-        guard !collector.isFull else { return }
         guard depth <= collector.limits.maximumDepth else {
             if !reportedDepth {
                 reportedDepth = true
@@ -46,7 +45,6 @@ struct XMLLinkWalker {
         var counts: [String: Int] = [:]
         let owner = path
         for child in element.elements {
-            guard !collector.isFull else { return }
             let index = counts[child.name, default: 0] + 1
             counts[child.name] = index
             steps.append((child.name, index))

@@ -113,7 +113,17 @@ class Handler(BaseHTTPRequestHandler):
     do_HEAD = do_GET
 
     def hostile(self, name):
-        if name == "elsewhere":
+        o = self.server.origin
+        if name == "index":  # a root whose links lead to hostile answers (crawl's attacks)
+            self.send(200, HAL, compact({"_links": {"self": {"href": o + "/hostile/index"}, "drip": {"href": o + "/hostile/drip"},
+                                                    "chain": {"href": o + "/hostile/chain/1"}}}))
+        elif name.startswith("chain/"):  # `next` links 300 deep
+            number = int(name[len("chain/"):])
+            links = {"self": {"href": o + "/hostile/" + name}}
+            if number < 300:
+                links["next"] = {"href": "%s/hostile/chain/%d" % (o, number + 1)}
+            self.send(200, HAL, compact({"_links": links}))
+        elif name == "elsewhere":
             self.send(302, None, b"", [("Location", "http://127.0.0.2:1/elsewhere")])
         elif name == "huge":  # 5 MiB, over `--max-upstream-body 1M`
             self.send(200, "application/octet-stream", b"0123456789abcdef" * (5 << 16))
