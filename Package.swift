@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "APICheckServer",
             dependencies: [
-                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckResponder",
+                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckResponder", "CAPICheckMalloc",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),

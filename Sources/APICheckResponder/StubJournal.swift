@@ -13,21 +13,37 @@ public final class StubJournal: Sendable {
     /// O(1), so a journal at capacity costs the same per request as an empty one (a stub server
     /// records every request it answers).
     private struct Ring: Sendable {
-        var storage: [Stamped] = []
-        /// Index of the oldest entry once `storage` is full.
+        /// Circular: `count` entries from `start`; dropped slots are `nil` so their bodies are freed.
+        var storage: [Stamped?] = []
         var start = 0
+        var count = 0
+        /// Request body bytes held by the entries.
+        var bodyBytes = 0
 
-        var count: Int { storage.count }
+        subscript(position: Int) -> Stamped { storage[(start + position) % storage.count]! }
 
-        subscript(position: Int) -> Stamped { storage[(start + position) % storage.count] }
-
-        mutating func append(_ entry: consuming Stamped, capacity: Int) {
-            if storage.count < capacity {
+        mutating func append(_ entry: consuming Stamped, capacity: Int, maximumBytes: Int) {
+            let size = entry.entry.request.body.count
+            while count > 0, count >= capacity || bodyBytes + size > maximumBytes { dropOldest() }
+            if count == storage.count {
+                // Full and below capacity: grow, oldest first again.
+                if start != 0 {
+                    storage = Array(storage[start...] + storage[..<start])
+                    start = 0
+                }
                 storage.append(entry)
             } else {
-                storage[start] = entry
-                start = (start + 1) % capacity
+                storage[(start + count) % storage.count] = entry
             }
+            count += 1
+            bodyBytes += size
+        }
+
+        private mutating func dropOldest() {
+            bodyBytes -= storage[start]?.entry.request.body.count ?? 0
+            storage[start] = nil
+            start = (start + 1) % storage.count
+            count -= 1
         }
     }
 
@@ -47,13 +63,24 @@ public final class StubJournal: Sendable {
     private let shards: [Shard]
     /// Oldest entries are dropped beyond this many, so a long-running app cannot grow without bound.
     public let capacity: Int
+    /// Each entry keeps at most this many bytes of its request body (``JournalEntry/bodyByteCount``
+    /// keeps the size), so one large upload cannot hold its whole body.
+    public let maximumBodyBytes: Int
+    /// Request body bytes kept in all (split evenly among shards); the oldest entries are dropped
+    /// first, so memory is bounded in bytes, not only in entries.
+    public let maximumBytes: Int
 
     /// A journal of at most `capacity` entries. `shards` is how many writers record at once on
     /// different threads (a server's event loops): each writes to its own shard, so recording
     /// never contends; reading merges the shards in recording order. Each shard can hold
     /// `capacity` entries, so memory is bounded by `shards × capacity`.
-    public init(capacity: Int = 100_000, shards: Int = 1) {
+    ///
+    /// `maximumBodyBytes` and `maximumBytes` bound the request bodies kept (a stub server passes
+    /// its limits; by default, in process, bodies are kept whole).
+    public init(capacity: Int = 100_000, shards: Int = 1, maximumBodyBytes: Int = .max, maximumBytes: Int = .max) {
         self.capacity = max(capacity, 1)
+        self.maximumBodyBytes = max(maximumBodyBytes, 0)
+        self.maximumBytes = max(maximumBytes, 0)
         self.shards = (0..<max(shards, 1)).map { _ in Shard() }
     }
 
@@ -76,10 +103,24 @@ public final class StubJournal: Sendable {
     /// Records `entry`. Writers on different threads that record often pass different `shard`s
     /// (any number; it is taken modulo ``shardCount``).
     public func record(_ entry: consuming JournalEntry, shard: Int = 0) {
+        var entry = entry
+        let body = entry.request.body
+        if body.count > maximumBodyBytes {
+            // A copy of the prefix: a slice would keep the whole body alive.
+            entry.request.body = body.subdata(in: body.startIndex..<(body.startIndex + maximumBodyBytes))
+            // The near-miss report carries the request too: the same prefix, not the whole body.
+            if case .unmatched(var report) = entry.outcome {
+                report.request.body = entry.request.body
+                entry.outcome = .unmatched(report)
+            }
+        }
         // Moved, not copied, into the ring: an entry holds a dozen references.
         var stamped: Stamped? = Stamped(stamp: DispatchTime.now().uptimeNanoseconds, entry: entry)
         let capacity = self.capacity
-        shards[shards.count == 1 ? 0 : abs(shard % shards.count)].ring.withLock { $0.append(stamped.take()!, capacity: capacity) }
+        let maximumBytes = shards.count == 1 ? self.maximumBytes : self.maximumBytes / shards.count
+        shards[shards.count == 1 ? 0 : abs(shard % shards.count)].ring.withLock {
+            $0.append(stamped.take()!, capacity: capacity, maximumBytes: maximumBytes)
+        }
     }
 
     public func clear() {
@@ -150,7 +191,13 @@ public final class StubJournal: Sendable {
 /// One request and how it was answered.
 public struct JournalEntry: Sendable {
     public var date: Date
+    /// The request; its body may be a prefix (see ``bodyByteCount``).
     public var request: StubRequest
+    /// The size of the request body as received: larger than `request.body` when the journal
+    /// kept only a prefix (``StubJournal/maximumBodyBytes``).
+    public var bodyByteCount: Int
+    /// Whether `request.body` is only a prefix of the body received.
+    public var isBodyTruncated: Bool { bodyByteCount > request.body.count }
     /// The full URL as sent.
     public var url: URL {
         get {
@@ -203,6 +250,7 @@ public struct JournalEntry: Sendable {
     public init(date: Date = Date(), request: StubRequest, url: URL, outcome: Outcome) {
         self.date = date
         self.request = request
+        self.bodyByteCount = request.body.count
         self.location = .url(url)
         self.outcome = outcome
     }
@@ -211,6 +259,7 @@ public struct JournalEntry: Sendable {
     public init(date: Date = Date(), request: StubRequest, location: Location, outcome: Outcome) {
         self.date = date
         self.request = request
+        self.bodyByteCount = request.body.count
         self.location = location
         self.outcome = outcome
     }
@@ -220,6 +269,7 @@ public struct JournalEntry: Sendable {
     public init(date: Date = Date(), request: StubRequest, origin: String, target: String, outcome: Outcome) {
         self.date = date
         self.request = request
+        self.bodyByteCount = request.body.count
         self.location = .target(origin: origin, target: target)
         self.outcome = outcome
     }

@@ -159,11 +159,13 @@ enum AdminAPI {
             JSONMember("method", .string(entry.request.method)), JSONMember("path", .string(entry.request.path)),
             JSONMember("url", .string(entry.url.absoluteString)),
             JSONMember("headers", .array(entry.request.headers.map { .object([JSONMember("name", .string($0.name)), JSONMember("value", .string($0.value))]) })),
-            JSONMember("bodyBytes", .number(Double(entry.request.body.count))),
+            JSONMember("bodyBytes", .number(Double(entry.bodyByteCount))),
         ]
         if !entry.request.body.isEmpty, entry.request.body.count <= journalBodyLimit, let text = entry.bodyText {
             members.append(JSONMember("body", .string(text)))
         }
+        // The journal kept a prefix: `body` (when text) is that prefix, `bodyBytes` the size received.
+        if entry.isBodyTruncated { members.append(JSONMember("bodyTruncated", .bool(true))) }
         let outcome: JSONValue
         switch entry.outcome {
         case .stubbed(let id, let name, let status, let failure):

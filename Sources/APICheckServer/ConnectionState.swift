@@ -17,6 +17,8 @@ struct ConnectionState {
         var upgrade: Bool
         var body: ByteBuffer?
         var bodyBytes = 0
+        /// `Content-Length`, when given (and within the limit): the body's buffer is sized once.
+        var declaredBodyBytes = 0
         var expectsContinue: Bool
         var continueSent = false
     }
@@ -68,7 +70,13 @@ struct ConnectionState {
     enum IdleDecision: Equatable {
         case checkAgain(at: NIODeadline)
         case close
+        /// A request head started arriving and did not complete in time (slowloris): 408, close.
+        case headTimedOut
     }
+
+    /// Bytes of a later request's body read while an earlier answer is under way, before reading
+    /// pauses: a small window, so a pipelining client's unread body waits in its own socket.
+    static let readAheadWindow = 64 << 10
 
     let limits: StubServer.Limits
     private(set) var input = Input.open
@@ -78,6 +86,9 @@ struct ConnectionState {
     private(set) var bufferedBodyBytes = 0
     /// A `read()` was held back because too much is queued (or an answer is held).
     private(set) var heldRead = false
+    /// When the first bytes of a request head arrived, until the head is complete: a head must
+    /// complete within ``StubServer/Limits/headerTimeout`` however slowly its bytes trickle in.
+    private(set) var headStarted: NIODeadline?
 
     init(limits: StubServer.Limits) {
         self.limits = limits
@@ -92,8 +103,16 @@ struct ConnectionState {
 
     // MARK: Receiving
 
+    /// A read burst ended. Bytes that made no request part at all, with no request being
+    /// received, are the start of a head (a burst that completes a request ends with it, as
+    /// clients send them).
+    mutating func readBurstEnded(partsDecoded: Int, at now: NIODeadline) {
+        if partsDecoded == 0, receiving == nil, headStarted == nil, acceptsInput { headStarted = now }
+    }
+
     /// Checks a request head against the limits and starts receiving its body.
     mutating func headReceived(_ head: HTTPRequestHead) -> HeadDecision {
+        headStarted = nil
         guard head.version.major == 1 else { return .reject(status: 505, detail: "only HTTP/1.0 and HTTP/1.1 are served") }
         // Head size and field count are bounded by the decoder (431 through its headerOverflow).
         // One pass over the headers for everything the server itself needs.
@@ -121,6 +140,7 @@ struct ConnectionState {
             expectsContinue = head.version.minor >= 1
         }
         receiving = Incoming(head: head, host: host, upgrade: upgrade, expectsContinue: expectsContinue)
+        receiving?.declaredBodyBytes = contentLength.flatMap { Int($0) }.map { max($0, 0) } ?? 0
         return .receive(sendContinue: expectsContinue && continueIsDue())
     }
 
@@ -130,8 +150,14 @@ struct ConnectionState {
         receiving = nil  // not shared while mutated: appending must not copy the whole body
         incoming.bodyBytes += buffer.readableBytes
         bufferedBodyBytes += buffer.readableBytes
-        guard incoming.bodyBytes <= limits.maximumBodyBytes else { return false }
+        guard incoming.bodyBytes <= limits.maximumBodyBytes else {
+            bufferedBodyBytes -= incoming.bodyBytes  // dropped with the request
+            return false
+        }
         if incoming.body == nil {
+            // Sized once to the declared length: growing by doubling would hold up to twice the body.
+            let rest = incoming.declaredBodyBytes - buffer.readableBytes
+            if rest > 0 { buffer.reserveCapacity(minimumWritableBytes: rest) }
             incoming.body = buffer
         } else {
             incoming.body?.writeBuffer(&buffer)
@@ -141,6 +167,7 @@ struct ConnectionState {
     }
 
     mutating func endReceived() -> EndDecision {
+        headStarted = nil
         guard let incoming = receiving.take() else { return .none }
         if output == .idle, queue.isEmpty {
             bufferedBodyBytes -= incoming.bodyBytes
@@ -163,7 +190,8 @@ struct ConnectionState {
 
     /// Queues `status` after the requests before it; nothing more is read.
     mutating func reject(status: Int, detail: String) {
-        receiving = nil
+        if let incoming = receiving.take() { bufferedBodyBytes -= incoming.bodyBytes }
+        headStarted = nil
         input = .discarding
         queue.append(.reject(status: status, detail: detail))
     }
@@ -202,7 +230,7 @@ struct ConnectionState {
     /// Whether a `read()` goes ahead; when not, it is remembered (``takeHeldRead()``).
     mutating func shouldRead() -> Bool {
         let busy = output != .idle || !queue.isEmpty
-        if output == .holding || (busy && (queue.count >= limits.maximumPipelinedRequests || bufferedBodyBytes > limits.maximumBodyBytes)) {
+        if output == .holding || (busy && (queue.count >= limits.maximumPipelinedRequests || bufferedBodyBytes > Self.readAheadWindow)) {
             heldRead = true
             return false
         }
@@ -222,7 +250,8 @@ struct ConnectionState {
 
     mutating func peerClosedInput() {
         if input != .discarding { input = .closedByPeer }
-        receiving = nil
+        if let incoming = receiving.take() { bufferedBodyBytes -= incoming.bodyBytes }
+        headStarted = nil
     }
 
     mutating func quiesce() {
@@ -239,14 +268,20 @@ struct ConnectionState {
         output = .closing
         queue.removeAll()
         receiving = nil
+        bufferedBodyBytes = 0
+        headStarted = nil
     }
 
     /// An idle connection closes after `timeout` without input, unless an answer is under way
     /// (a `timedOut` hold is idle on purpose), or a peer reads a large body slowly (its unsent
     /// bytes stay above the write buffer's high mark), for at most ten idle timeouts.
-    func idleDecision(now: NIODeadline, lastActivity: NIODeadline, timeout: TimeAmount, writable: Bool) -> IdleDecision {
+    func idleDecision(now: NIODeadline, lastActivity: NIODeadline, timeout: TimeAmount, headTimeout: TimeAmount, writable: Bool) -> IdleDecision {
+        // A head in progress has its own deadline, however recently a byte of it arrived.
+        if let headStarted, acceptsInput {
+            if now >= headStarted + headTimeout { return .headTimedOut }
+        }
         let due = lastActivity + timeout
-        if now < due { return .checkAgain(at: due) }
+        if now < due { return .checkAgain(at: min(due, headStarted.map { $0 + headTimeout } ?? due)) }
         let draining = !writable && now < lastActivity + timeout * 10
         if output == .answering || draining { return .checkAgain(at: now + timeout) }
         return .close

@@ -23,6 +23,8 @@ final class ServerCore: Sendable {
     let threadPool: NIOThreadPool
     let startedAt = ContinuousClock.now
     let connections = ConnectionRegistry()
+    /// Request bodies held in memory across connections (``StubServer/Limits/maximumBodyMemory``).
+    let bodyMemory: BodyMemoryBudget
     static let serverHeader = "apicheck"
     /// Each event loop and its state (replica, `Date` line, response cache), touched only on it.
     private let loops: [ObjectIdentifier: (loop: any EventLoop, state: NIOLoopBound<LoopState>)]
@@ -50,9 +52,12 @@ final class ServerCore: Sendable {
         self.baseURLValue = URL(string: baseURL) ?? URL(fileURLWithPath: "/")
         self.rewriters = rewriters
         self.threadPool = NIOThreadPool.singleton
+        self.bodyMemory = BodyMemoryBudget(limit: configuration.limits.maximumBodyMemory, timerLoop: loops.values.first?.loop)
         let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader, baseURL: baseURL)
         self.responder = StubResponder(
-            stubs: stubs, scenarios: configuration.scenarios, journal: StubJournal(capacity: configuration.journalCapacity, shards: max(loops.count, 1))
+            stubs: stubs, scenarios: configuration.scenarios, journal: StubJournal(
+                capacity: configuration.journalCapacity, shards: max(loops.count, 1),
+                maximumBodyBytes: configuration.limits.maximumJournalBodyBytes, maximumBytes: configuration.limits.maximumJournalBytes)
         )
         self.current = Mutex(served)
         report(served)

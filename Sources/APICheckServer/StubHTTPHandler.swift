@@ -49,6 +49,11 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
     private let idleTimeout: TimeAmount
+    private let headerTimeout: TimeAmount
+    /// Request parts decoded in the current read burst (a burst with none started a head).
+    private var partsInBurst = 0
+    /// Bytes taken from the server's ``BodyMemoryBudget`` for bodies this connection holds.
+    private var reservedBodyBytes = 0
     /// Unmatched requests go upstream (spy and record modes) instead of being answered 404.
     private let unmatched: UnmatchedPolicy
 
@@ -61,7 +66,8 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.limits = core.configuration.limits
         self.state = ConnectionState(limits: core.configuration.limits)
         self.unmatched = core.configuration.upstream == nil ? .answer : .passThrough
-        self.idleTimeout = .nanoseconds(Int64(min(core.configuration.limits.idleTimeout / .nanoseconds(1), Double(Int64.max / 2))))
+        self.idleTimeout = Self.timeAmount(core.configuration.limits.idleTimeout)
+        self.headerTimeout = Self.timeAmount(core.configuration.limits.headerTimeout)
     }
 
     // MARK: Channel events
@@ -84,6 +90,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         state.channelClosed()
+        releaseBodyMemory()
         idleCheck?.cancel()
         idleCheck = nil
         context.fireChannelInactive()
@@ -99,8 +106,14 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             let decision = self.state.idleDecision(
-                now: context.eventLoop.now, lastActivity: self.lastActivity, timeout: self.idleTimeout, writable: context.channel.isWritable)
+                now: context.eventLoop.now, lastActivity: self.lastActivity, timeout: self.idleTimeout, headTimeout: self.headerTimeout,
+                writable: context.channel.isWritable)
             switch decision {
+            case .headTimedOut:
+                self.idleCheck = nil
+                self.core.logger.debug("request head not complete in time", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
+                self.reject(408, "the request head did not arrive within \(self.core.configuration.limits.headerTimeout)", context: context)
+                self.flushIfNeeded(context: context, force: true)
             case .checkAgain(let deadline):
                 self.scheduleIdleCheck(at: deadline, context: context)
             case .close:
@@ -115,6 +128,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard state.acceptsInput else { return }
         inRead = true
+        partsInBurst += 1
         switch unwrapInboundIn(data) {
         case .head(let head):
             switch state.headReceived(head) {
@@ -124,12 +138,20 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 reject(status, detail, context: context)
             }
         case .body(var buffer):
+            guard core.bodyMemory.reserve(buffer.readableBytes) else {
+                reject(503, "the server holds \(core.bodyMemory.limit >> 20) MiB of request bodies already (--max-body-memory); retry in a moment", context: context)
+                releaseBodyMemory()
+                return
+            }
+            reservedBodyBytes += buffer.readableBytes
             if !state.bodyReceived(&buffer) {
                 reject(413, "the request body is over the limit of \(limits.maximumBodyBytes) bytes", context: context)
             }
+            releaseBodyMemory()
         case .end:
             switch state.endReceived() {
             case .answer(let incoming):
+                releaseBodyMemory()
                 // Nothing queued: answer at once, without the queue's copies.
                 respond(to: incoming, context: context)
                 closeIfDone(context: context)
@@ -144,6 +166,14 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelReadComplete(context: ChannelHandlerContext) {
         inRead = false
         lastActivity = context.eventLoop.now
+        let hadNoHead = state.headStarted == nil
+        state.readBurstEnded(partsDecoded: partsInBurst, at: lastActivity)
+        partsInBurst = 0
+        // A head started: its deadline may come before the idle check scheduled.
+        if hadNoHead, let started = state.headStarted, started + headerTimeout < lastActivity + idleTimeout {
+            idleCheck?.cancel()
+            scheduleIdleCheck(at: started + headerTimeout, context: context)
+        }
         flushIfNeeded(context: context)
         // Not forwarded: this handler is the pipeline's last, and the tail does nothing with it
         // but retain NIO's tail handler, one object all event loops share.
@@ -201,6 +231,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Answers queued requests until one needs time; closes when the last one asked for it.
     func drain(context: ChannelHandlerContext) {
+        defer { releaseBodyMemory() }
         while let work = state.nextWork() {
             switch work {
             case .reject(let status, let detail):
@@ -323,6 +354,19 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     // MARK: Helpers
+
+    /// Gives back to the server's budget what this connection no longer holds (answered, dropped
+    /// or closed requests' bodies).
+    func releaseBodyMemory() {
+        let held = state.bufferedBodyBytes
+        guard reservedBodyBytes > held else { return }
+        core.bodyMemory.release(reservedBodyBytes - held)
+        reservedBodyBytes = held
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(Int64(min(max(duration / .nanoseconds(1), 0), Double(Int64.max / 2))))
+    }
 
     /// Seconds as a `TimeAmount`, clamped to an hour (stub files are untrusted; NaN is zero).
     static func delay(_ seconds: Double) -> TimeAmount {

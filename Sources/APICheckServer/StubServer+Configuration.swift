@@ -82,9 +82,25 @@ extension StubServer {
         public var maximumPipelinedRequests: Int
         /// Largest body file read into memory to rewrite origins (larger ones fail with 500).
         public var maximumRewrittenFileBytes: Int
+        /// A request head must arrive whole within this time of its first byte, however slowly
+        /// it trickles in (slowloris); beyond it the answer is 408 and the connection closes.
+        public var headerTimeout: Duration = .seconds(10)
+        /// Connections open at once; beyond it new ones wait in the listen backlog (accepting
+        /// pauses) until one closes.
+        public var maximumConnections: Int = 1024
+        /// Request bodies held in memory at once, across all connections; a body that would go
+        /// beyond it is answered 503 with `Retry-After`, so many large uploads at once cannot
+        /// exhaust memory.
+        public var maximumBodyMemory: Int = 256 << 20
+        /// The journal keeps at most this many bytes of each request body (the size is recorded)
+        /// and at most ``maximumJournalBytes`` of bodies in all.
+        public var maximumJournalBodyBytes: Int = 16 << 10
+        /// Body bytes the journal holds in all; the oldest entries are dropped first.
+        public var maximumJournalBytes: Int = 8 << 20
 
         /// Limits: 16 KiB heads, 100 header fields, 8 MiB bodies, 30 s idle, 64 pipelined
-        /// requests, 64 MiB for body files read to rewrite origins.
+        /// requests, 64 MiB for body files read to rewrite origins, 10 s for a head, 1,024
+        /// connections, 256 MiB of request bodies in memory, a journal of 8 MiB of bodies (16 KiB each).
         public init(
             maximumHeaderBytes: Int = 16 << 10, maximumHeaderCount: Int = 100, maximumBodyBytes: Int = 8 << 20,
             idleTimeout: Duration = .seconds(30), maximumPipelinedRequests: Int = 64, maximumRewrittenFileBytes: Int = 64 << 20

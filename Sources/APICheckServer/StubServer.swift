@@ -42,6 +42,8 @@ public final class StubServer: Sendable {
     var responder: StubResponder { core.responder }
     /// Every request answered, in order (the admin API pages through it too).
     public var journal: StubJournal { core.responder.journal }
+    /// Request body bytes held in memory right now, across connections (tests, diagnostics).
+    package var bodyMemoryHeld: Int { core.bodyMemory.current }
 
     let core: ServerCore
     private let group: any EventLoopGroup
@@ -88,9 +90,11 @@ public final class StubServer: Sendable {
             throw .invalidConfiguration("port \(configuration.port) is not in 0...65535")
         }
         guard configuration.limits.maximumHeaderBytes > 0, configuration.limits.maximumBodyBytes >= 0,
-            configuration.limits.maximumPipelinedRequests > 0, configuration.limits.idleTimeout > .zero
+            configuration.limits.maximumPipelinedRequests > 0, configuration.limits.idleTimeout > .zero,
+            configuration.limits.headerTimeout > .zero, configuration.limits.maximumConnections > 0,
+            configuration.limits.maximumBodyMemory >= configuration.limits.maximumBodyBytes
         else {
-            throw .invalidConfiguration("limits must be positive")
+            throw .invalidConfiguration("limits must be positive, and the body memory at least one largest body")
         }
         var fixedBaseURL: String?
         do {
@@ -116,6 +120,13 @@ public final class StubServer: Sendable {
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             // No accepts until the served set is prepared (its origin needs the bound port).
             .serverChannelOption(ChannelOptions.autoRead, value: false)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // At the connection limit accepting pauses; out of descriptors it backs off
+                    // instead of spinning on the queued connection.
+                    try channel.pipeline.syncOperations.addHandler(ConnectionLimiter(maximum: limits.maximumConnections, logger: logger))
+                }
+            }
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 16)

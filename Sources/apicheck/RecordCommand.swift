@@ -96,6 +96,7 @@ struct RecordCommand: AsyncParsableCommand {
             var configuration = StubServer.Configuration(host: host, port: port)
             configuration.upstream = ProxyUpstream(forwarder: forwarder, recorder: recorder, rewritesLinks: !noRewriteLinks)
             configuration.limits.maximumBodyBytes = maximumBody
+            configuration.limits.maximumBodyMemory = max(configuration.limits.maximumBodyMemory, maximumBody)
             let server: StubServer
             do throws(StubServerError) {
                 server = try await StubServer.start(stubs: StubSet([]), configuration: configuration, logger: logger)

@@ -81,6 +81,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay silent before it is closed.")
     var idleTimeout = 30.0
 
+    @Option(name: .customLong("header-timeout"), help: "Seconds a request head may take to arrive once it has started (408 beyond: slow clients cannot hold connections).")
+    var headerTimeout = 10.0
+
+    @Option(name: .customLong("max-connections"), help: "Connections open at once; beyond it new ones wait until one closes.")
+    var maxConnections = 1024
+
+    @Option(name: .customLong("max-body-memory"), help: "Request bodies held in memory at once, across connections, with K/M/G (503 with Retry-After beyond).")
+    var maxBodyMemory = "256M"
+
+    @Option(name: .customLong("journal-bytes"), help: "Request body bytes the journal keeps in all, with K/M/G (each entry keeps at most 16K of its body; the oldest entries go first).")
+    var journalBytes = "8M"
+
     @Option(name: .customLong("shutdown-timeout"), help: "Seconds requests in flight get to finish on Ctrl-C or SIGTERM.")
     var shutdownTimeout = 10.0
 
@@ -120,6 +132,15 @@ struct ServeCommand: AsyncParsableCommand {
         guard Self.byteCount(maxBody) != nil else { throw ValidationError("--max-body '\(maxBody)' is not a size such as 8M or 1048576.") }
         guard Self.byteCount(maxHeader).map({ $0 > 0 }) == true else { throw ValidationError("--max-header '\(maxHeader)' is not a size such as 16K.") }
         guard idleTimeout > 0, idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be a positive number of seconds.") }
+        guard headerTimeout > 0, headerTimeout.isFinite else { throw ValidationError("--header-timeout must be a positive number of seconds.") }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1.") }
+        guard let bodyMemory = Self.byteCount(maxBodyMemory), bodyMemory > 0 else {
+            throw ValidationError("--max-body-memory '\(maxBodyMemory)' is not a size such as 256M.")
+        }
+        if let body = Self.byteCount(maxBody), body > bodyMemory {
+            throw ValidationError("--max-body \(maxBody) is larger than --max-body-memory \(maxBodyMemory): no such body could ever be received; raise --max-body-memory.")
+        }
+        guard Self.byteCount(journalBytes) != nil else { throw ValidationError("--journal-bytes '\(journalBytes)' is not a size such as 64M.") }
         guard shutdownTimeout >= 0, shutdownTimeout.isFinite else { throw ValidationError("--shutdown-timeout must be zero or more seconds.") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
         if journalCapacity < 1 { throw ValidationError("--journal-capacity must be at least 1.") }
@@ -177,12 +198,17 @@ struct ServeCommand: AsyncParsableCommand {
             output.writeError("apicheck serve: \(invalid) invalid \(invalid == 1 ? "file is" : "files are") not served; serving the \(counted(result.stubSet.count, "stub")) of the valid files.")
         }
 
+        var limits = StubServer.Limits(
+            maximumHeaderBytes: Self.byteCount(maxHeader) ?? 16 << 10, maximumBodyBytes: Self.byteCount(maxBody) ?? 8 << 20,
+            idleTimeout: .milliseconds(Int64(idleTimeout * 1000))
+        )
+        limits.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
+        limits.maximumConnections = maxConnections
+        limits.maximumBodyMemory = Self.byteCount(maxBodyMemory) ?? limits.maximumBodyMemory
+        limits.maximumJournalBytes = Self.byteCount(journalBytes) ?? limits.maximumJournalBytes
         let configuration = StubServer.Configuration(
             host: host, port: port, baseURL: baseURL, eventLoopThreads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
-            limits: StubServer.Limits(
-                maximumHeaderBytes: Self.byteCount(maxHeader) ?? 16 << 10, maximumBodyBytes: Self.byteCount(maxBody) ?? 8 << 20,
-                idleTimeout: .milliseconds(Int64(idleTimeout * 1000))
-            ),
+            limits: limits,
             cors: cors, adminToken: adminToken, rewriteOrigins: rewriteOrigins, scenarios: try selection(),
             journalCapacity: journalCapacity, shutdownTimeout: .milliseconds(Int64(shutdownTimeout * 1000)), watchInterval: watch ? .milliseconds(300) : nil
         )

@@ -72,3 +72,44 @@ import Testing
         }
     }
 }
+
+/// The journal bounded in bytes, not only in entries (issue #19: a server's journal held 230 MB
+/// after 30 uploads of 7 MB).
+@Suite struct StubJournalByteBoundTests {
+    private func entry(_ size: Int, byte: UInt8 = 65) -> JournalEntry {
+        JournalEntry(
+            request: StubRequest(method: "PUT", url: URL(string: "http://h/a")!, body: Data(repeating: byte, count: size)),
+            url: URL(string: "http://h/a")!, outcome: .passedThrough)
+    }
+
+    @Test func bodiesAreKeptAsPrefixesWithTheirSize() {
+        let journal = StubJournal(capacity: 10, maximumBodyBytes: 4)
+        journal.record(entry(10))
+        journal.record(entry(3))
+        #expect(journal.all.map(\.request.body.count) == [4, 3])
+        #expect(journal.all.map(\.bodyByteCount) == [10, 3])
+        #expect(journal.all.map(\.isBodyTruncated) == [true, false])
+    }
+
+    @Test func theOldestEntriesGoWhenTheBytesRunOut() {
+        let journal = StubJournal(capacity: 100, maximumBodyBytes: 10, maximumBytes: 25)
+        for index in 0..<6 { journal.record(entry(10, byte: UInt8(65 + index))) }
+        #expect(journal.count == 2)
+        #expect(journal.all.map { $0.request.body.first } == [69, 70])
+        // Small entries fill in again after large ones.
+        for _ in 0..<5 { journal.record(entry(1)) }
+        #expect(journal.count == 7)
+        #expect(journal.all.prefix(2).map { $0.request.body.first } == [69, 70])
+    }
+
+    @Test func aNearMissReportKeepsOnlyThePrefixToo() {
+        let journal = StubJournal(capacity: 10, maximumBodyBytes: 4)
+        let request = StubRequest(method: "PUT", url: URL(string: "http://h/a")!, body: Data(repeating: 66, count: 1_000))
+        journal.record(JournalEntry(request: request, url: URL(string: "http://h/a")!, outcome: .unmatched(NearMissReport(request: request, nearMisses: []))))
+        guard case .unmatched(let report)? = journal.all.first?.outcome else {
+            Issue.record("the entry keeps its near-miss report")
+            return
+        }
+        #expect(report.request.body.count == 4)
+    }
+}

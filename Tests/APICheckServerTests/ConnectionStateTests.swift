@@ -149,15 +149,74 @@ import Testing
         let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
         let timeout = TimeAmount.seconds(5)
         var state = ConnectionState(limits: limits())
-        #expect(state.idleDecision(now: start + .seconds(1), lastActivity: start, timeout: timeout, writable: true) == .checkAgain(at: start + timeout))
-        #expect(state.idleDecision(now: start + .seconds(6), lastActivity: start, timeout: timeout, writable: true) == .close)
-        #expect(state.idleDecision(now: start + .seconds(6), lastActivity: start, timeout: timeout, writable: false) == .checkAgain(at: start + .seconds(11)), "a slow reader")
+        #expect(state.idleDecision(now: start + .seconds(1), lastActivity: start, timeout: timeout, headTimeout: .seconds(10), writable: true) == .checkAgain(at: start + timeout))
+        #expect(state.idleDecision(now: start + .seconds(6), lastActivity: start, timeout: timeout, headTimeout: .seconds(10), writable: true) == .close)
+        #expect(state.idleDecision(now: start + .seconds(6), lastActivity: start, timeout: timeout, headTimeout: .seconds(10), writable: false) == .checkAgain(at: start + .seconds(11)), "a slow reader")
         _ = receive(&state, "/slow")
         state.answerStarted()
-        #expect(state.idleDecision(now: start + .seconds(6), lastActivity: start, timeout: timeout, writable: true) == .checkAgain(at: start + .seconds(11)))
+        #expect(state.idleDecision(now: start + .seconds(6), lastActivity: start, timeout: timeout, headTimeout: .seconds(10), writable: true) == .checkAgain(at: start + .seconds(11)))
         state.answerFinished()
         state.hold()
-        #expect(state.idleDecision(now: start + .seconds(6), lastActivity: start, timeout: timeout, writable: true) == .close, "a timedOut hold ends at the idle timeout")
+        #expect(state.idleDecision(now: start + .seconds(6), lastActivity: start, timeout: timeout, headTimeout: .seconds(10), writable: true) == .close, "a timedOut hold ends at the idle timeout")
         #expect(!state.acceptsInput)
+    }
+}
+
+/// The head deadline (slowloris), without sockets.
+@Suite struct ConnectionStateHeadDeadlineTests {
+    private let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
+    private let idle = TimeAmount.seconds(30)
+    private let head = TimeAmount.seconds(10)
+
+    private func decide(_ state: ConnectionState, at offset: TimeAmount, lastActivity: TimeAmount) -> ConnectionState.IdleDecision {
+        state.idleDecision(now: start + offset, lastActivity: start + lastActivity, timeout: idle, headTimeout: head, writable: true)
+    }
+
+    @Test func bytesThatMakeNoPartStartAHeadAndItsDeadlineHoldsHoweverActiveThePeer() {
+        var state = ConnectionState(limits: StubServer.Limits())
+        state.readBurstEnded(partsDecoded: 0, at: start)
+        #expect(state.headStarted == start)
+        // A byte every second keeps it from idling, not from its deadline.
+        state.readBurstEnded(partsDecoded: 0, at: start + .seconds(5))
+        #expect(decide(state, at: .seconds(6), lastActivity: .seconds(5)) == .checkAgain(at: start + head))
+        #expect(decide(state, at: .seconds(10), lastActivity: .seconds(9)) == .headTimedOut)
+    }
+
+    @Test func aCompletedRequestOrHeadEndsTheDeadline() {
+        var state = ConnectionState(limits: StubServer.Limits())
+        state.readBurstEnded(partsDecoded: 0, at: start)
+        _ = state.headReceived(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/"))
+        #expect(state.headStarted == nil)
+        _ = state.endReceived()
+        // The burst that completed a request starts nothing: the connection is merely idle.
+        state.readBurstEnded(partsDecoded: 2, at: start)
+        #expect(state.headStarted == nil)
+        #expect(decide(state, at: .seconds(20), lastActivity: .zero) == .checkAgain(at: start + idle))
+        #expect(decide(state, at: .seconds(31), lastActivity: .zero) == .close)
+    }
+
+    @Test func aBodyArrivingSlowlyIsNotAHead() {
+        var state = ConnectionState(limits: StubServer.Limits())
+        _ = state.headReceived(HTTPRequestHead(version: .http1_1, method: .PUT, uri: "/", headers: ["Content-Length": "10"]))
+        state.readBurstEnded(partsDecoded: 1, at: start)
+        state.readBurstEnded(partsDecoded: 0, at: start + .seconds(1))
+        #expect(state.headStarted == nil, "a body is being received")
+    }
+
+    @Test func bodyBytesAreGivenBackWhenARequestIsRejectedOrTheConnectionCloses() {
+        var limits = StubServer.Limits()
+        limits.maximumBodyBytes = 8
+        var state = ConnectionState(limits: limits)
+        _ = state.headReceived(HTTPRequestHead(version: .http1_1, method: .PUT, uri: "/"))
+        var buffer = ByteBuffer(string: "12345")
+        let accepted = state.bodyReceived(&buffer)
+        #expect(accepted)
+        #expect(state.bufferedBodyBytes == 5)
+        var more = ByteBuffer(string: "6789")
+        let acceptedMore = state.bodyReceived(&more)
+        #expect(!acceptedMore, "over the limit")
+        #expect(state.bufferedBodyBytes == 0, "the dropped request holds nothing")
+        state.reject(status: 413, detail: "too large")
+        #expect(state.bufferedBodyBytes == 0)
     }
 }

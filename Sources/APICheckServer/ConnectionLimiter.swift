@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CAPICheckMalloc
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// On the listening channel: at most ``StubServer/Limits/maximumConnections`` connections open,
+/// and a pause instead of a busy loop when accepting fails.
+///
+/// At the limit, accepting pauses (the listening socket is not read, so new clients wait in the
+/// kernel's backlog, as nginx's do beyond `worker_connections`) and resumes when one closes.
+///
+/// Out of descriptors, `accept` fails with `EMFILE` while the connection stays queued, so the
+/// socket stays readable: retrying at once spins a core (measured: 55,000 failed `accept4` calls
+/// in 3 s). NIO's `AcceptBackoffHandler` cannot stop it here, as the failed read stays pending in
+/// the channel; turning `autoRead` off takes the socket out of the selector. Accepting resumes
+/// after ``backoff`` and the log says so once per episode.
+final class ConnectionLimiter: ChannelDuplexHandler {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+    typealias OutboundIn = Never
+
+    /// How long accepting pauses after it failed for want of descriptors or memory: short, so a
+    /// freed descriptor is used soon, and long enough that the retries cost nothing.
+    static let backoff = TimeAmount.milliseconds(100)
+
+    private let maximum: Int
+    private let logger: Logger
+    private var open = 0
+    private var readHeld = false
+    private var backingOff = false
+    private var resume: Scheduled<Void>?
+
+    init(maximum: Int, logger: Logger) {
+        self.maximum = max(maximum, 1)
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let child = unwrapInboundIn(data)
+        if backingOff {
+            backingOff = false
+            logger.notice("accepting connections again")
+        }
+        // A listening socket accepts a few connections per read: one past the limit is closed.
+        guard open < maximum else {
+            child.close(promise: nil)
+            return
+        }
+        open += 1
+        let limiter = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        child.closeFuture.whenComplete { _ in
+            limiter.eventLoop.execute {
+                let (handler, context) = limiter.value
+                handler.childClosed(context: context)
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard open < maximum else {
+            if !readHeld {
+                logger.warning("\(open) connections are open (--max-connections \(maximum)): new ones wait until one closes")
+            }
+            readHeld = true
+            return
+        }
+        context.read()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? IOError else {
+            context.fireErrorCaught(error)
+            return
+        }
+        let outOfResources = [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode)
+        if !backingOff {
+            backingOff = true
+            if outOfResources {
+                logger.error("cannot accept connections: \(error) (raise the descriptor limit, e.g. 'ulimit -n 65536', or lower --max-connections); open connections are still served, and accepting resumes when descriptors free up")
+            } else {
+                logger.error("cannot accept connections: \(error); retrying every second")
+            }
+        }
+        guard resume == nil, let options = context.channel.syncOptions else { return }
+        try? options.setOption(ChannelOptions.autoRead, value: false)
+        let channel = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        resume = context.eventLoop.scheduleTask(in: outOfResources ? Self.backoff : .seconds(1)) {
+            let (handler, context) = channel.value
+            handler.resume = nil
+            try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        resume?.cancel()
+        resume = nil
+        context.fireChannelInactive()
+    }
+
+    private func childClosed(context: ChannelHandlerContext) {
+        open -= 1
+        guard readHeld, open < maximum else { return }
+        readHeld = false
+        context.read()
+    }
+}
+
+/// Request bodies held in memory across all connections, bounded by
+/// ``StubServer/Limits/maximumBodyMemory``: many large uploads at once get 503 instead of
+/// the server's memory.
+///
+/// After a burst it also gives the memory back: glibc keeps freed request bodies in its heap
+/// (measured: 410 MB resident after 200 × 8 MB uploads, 50 MB after `malloc_trim`), so when the
+/// bodies held drop to zero after more than ``trimAbove`` was held, the allocator is trimmed once,
+/// once no body has been held for ``trimDelay`` (the answers that used them are written, the
+/// connections refused with them closed), off the event loops.
+final class BodyMemoryBudget: Sendable {
+    let limit: Int
+    private let held = Atomic<Int>(0)
+    /// The most held since the last trim.
+    private let peak = Atomic<Int>(0)
+    static let trimAbove = 16 << 20
+    static let trimDelay = TimeAmount.seconds(3)
+    /// Bumped by every reservation: a scheduled trim runs only if none came since.
+    private let generation = Atomic<Int>(0)
+    /// Where the trim is scheduled from.
+    private let timerLoop: (any EventLoop)?
+
+    init(limit: Int, timerLoop: (any EventLoop)?) {
+        self.limit = limit
+        self.timerLoop = timerLoop
+    }
+
+    var current: Int { held.load(ordering: .relaxed) }
+
+    /// Takes `bytes` from the budget; false (nothing taken) when they do not fit.
+    func reserve(_ bytes: Int) -> Bool {
+        var current = held.load(ordering: .relaxed)
+        while true {
+            guard current + bytes <= limit else { return false }
+            let (exchanged, original) = held.compareExchange(expected: current, desired: current + bytes, ordering: .relaxed)
+            if exchanged {
+                peak.max(current + bytes, ordering: .relaxed)
+                generation.add(1, ordering: .relaxed)
+                return true
+            }
+            current = original
+        }
+    }
+
+    func release(_ bytes: Int) {
+        guard bytes > 0 else { return }
+        let remaining = held.subtract(bytes, ordering: .relaxed).newValue
+        guard remaining == 0, peak.load(ordering: .relaxed) > Self.trimAbove, let timerLoop else { return }
+        let scheduledAt = generation.load(ordering: .relaxed)
+        timerLoop.scheduleTask(in: Self.trimDelay) {
+            // Quiet since: trim once (a later quiet moment schedules its own).
+            guard self.generation.load(ordering: .relaxed) == scheduledAt, self.peak.exchange(0, ordering: .relaxed) > Self.trimAbove else { return }
+            NIOThreadPool.singleton.submit { _ in apicheck_release_free_memory() }
+        }
+    }
+}
