@@ -16,14 +16,15 @@ import FoundationNetworking
         private(set) var baseURL = ""
         var port: Int { Int(baseURL.split(separator: ":").last ?? "") ?? 0 }
 
-        init(_ arguments: [String], command: String = "serve") throws {
+        /// `shell`: `arguments` go to `/bin/sh` instead (to set a limit with `ulimit` first).
+        init(_ arguments: [String], command: String = "serve", shell: Bool = false) throws {
             let folder = FileManager.default.temporaryDirectory
             stdout = folder.appendingPathComponent("apicheck-serve-\(UUID().uuidString).out")
             stderr = folder.appendingPathComponent("apicheck-serve-\(UUID().uuidString).err")
             FileManager.default.createFile(atPath: stdout.path, contents: nil)
             FileManager.default.createFile(atPath: stderr.path, contents: nil)
-            process.executableURL = CLI.executable
-            process.arguments = [command] + arguments
+            process.executableURL = shell ? URL(fileURLWithPath: "/bin/sh") : CLI.executable
+            process.arguments = shell ? arguments : [command] + arguments
             process.currentDirectoryURL = CLI.repository
             var environment = ProcessInfo.processInfo.environment
             environment["NO_COLOR"] = "1"
