@@ -236,7 +236,10 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             switch work {
             case .reject(let status, let detail):
                 let body = StubReply.problemDocument(status: status, title: HTTPResponseStatus(statusCode: status).reasonPhrase, detail: detail)
-                writeSimple(status: status, body: body, contentType: "application/problem+json", head: nil, keepAlive: false, context: context)
+                // A 503 (bodies in memory) passes: say when to try again.
+                writeSimple(
+                    status: status, body: body, contentType: "application/problem+json", head: nil, keepAlive: false,
+                    extraHeaders: status == 503 ? [("Retry-After", "1")] : [], context: context)
                 lingeringClose(context: context)
             case .request(let incoming):
                 respond(to: incoming, context: context)

@@ -100,6 +100,7 @@ import Testing
                 let response = try refused.readResponse()
                 #expect(response.status == 503)
                 #expect(response.text.contains("--max-body-memory"))
+                #expect(response.header("Retry-After") == "1")
                 // The holder finishes and is served; its bytes go back to the budget.
                 try holding.send(String(repeating: "h", count: 10_000))
                 #expect(try holding.readResponse().text == "stored")
