@@ -85,6 +85,9 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Bodies are read up to this many bytes.", valueName: "bytes"))
     var maxBody = 10 << 20
 
+    @Option(name: .customLong("max-redirects"), help: ArgumentHelp("Redirects followed per link; a longer chain fails link-resolves.", valueName: "n"))
+    var maxRedirects = 10
+
     @Option(name: .customLong("max-links"), help: ArgumentHelp("Links read from one response; the rest are counted and reported (crawl-limit).", valueName: "n"))
     var maxLinks = 10_000
 
@@ -119,7 +122,7 @@ struct CrawlCommand: AsyncParsableCommand {
         guard let url = URL(string: root), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("'\(root)' is not an http(s) URL; give the API's root, e.g. http://localhost:3000/.")
         }
-        guard concurrency > 0, maxRequests > 0, maxDepth >= 0, timeout > 0, deadline > 0, maxBody > 0, maxLinks > 0, (sample ?? 1) > 0 else {
+        guard concurrency > 0, maxRequests > 0, maxDepth >= 0, timeout > 0, deadline > 0, maxBody > 0, maxLinks > 0, maxRedirects >= 0, (sample ?? 1) > 0 else {
             throw ValidationError("--concurrency, --max-requests, --timeout, --deadline, --max-body, --max-links and --sample must be positive.")
         }
         for path in stubs where !FileManager.default.fileExists(atPath: path) {
@@ -148,6 +151,7 @@ struct CrawlCommand: AsyncParsableCommand {
         var options = try makeOptions()
         options.interruption = interruption
         options.maximumLinksPerResponse = maxLinks
+        options.maximumRedirects = maxRedirects
         // A bad baseline fails now, not after a long crawl.
         _ = try report.loadBaseline()
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")

@@ -268,7 +268,7 @@ public struct Crawler: Sendable {
                 return .failed("the redirect's Location '\(location)' is not a URL")
             }
             redirects += 1
-            guard redirects <= options.maximumRedirects else { return .failed("more than \(options.maximumRedirects) redirects") }
+            guard redirects <= options.maximumRedirects else { return .failed("more than \(options.maximumRedirects) redirects (--max-redirects)") }
             guard visited.insert(URLResolution.normalisedKey(next.absoluteString)).inserted else {
                 return .failed("a redirect loop at \(options.redaction.url(next.absoluteString))")
             }
