@@ -76,13 +76,13 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("At most this many requests start per second.", valueName: "n/s"))
     var rate: String?
 
-    @Option(help: ArgumentHelp("Seconds per request.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds per request, connect to last body byte however slowly it arrives; a link that times out is not checked and the crawl is incomplete (exit 2).", valueName: "seconds"))
     var timeout: Double = 30
 
-    @Option(help: ArgumentHelp("Seconds for the whole crawl.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds for the whole crawl; what is not reached is reported as skipped and the crawl is incomplete (exit 2).", valueName: "seconds"))
     var deadline: Double = 3600
 
-    @Option(help: ArgumentHelp("Bodies are read up to this many bytes.", valueName: "bytes"))
+    @Option(help: ArgumentHelp("Bodies are read up to this many bytes; a longer one is reported (crawl-limit) and its links not read.", valueName: "bytes"))
     var maxBody = 10 << 20
 
     @Option(name: .customLong("max-redirects"), help: ArgumentHelp("Redirects followed per link; a longer chain fails link-resolves.", valueName: "n"))
