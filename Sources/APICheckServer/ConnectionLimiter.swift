@@ -3,11 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CAPICheckMalloc
 import Logging
 import NIOCore
-import NIOPosix
-import Synchronization
 
 /// On the listening channel: at most ``StubServer/Limits/maximumConnections`` connections open,
 /// and a pause instead of a busy loop when accepting fails.
@@ -109,61 +106,5 @@ final class ConnectionLimiter: ChannelDuplexHandler {
         guard readHeld, open < maximum else { return }
         readHeld = false
         context.read()
-    }
-}
-
-/// Request bodies held in memory across all connections, bounded by
-/// ``StubServer/Limits/maximumBodyMemory``: many large uploads at once get 503 instead of
-/// the server's memory.
-///
-/// After a burst it also gives the memory back: glibc keeps freed request bodies in its heap
-/// (measured: 410 MB resident after 200 × 8 MB uploads, 50 MB after `malloc_trim`), so when the
-/// bodies held drop to zero after more than ``trimAbove`` was held, the allocator is trimmed once,
-/// once no body has been held for ``trimDelay`` (the answers that used them are written, the
-/// connections refused with them closed), off the event loops.
-final class BodyMemoryBudget: Sendable {
-    let limit: Int
-    private let held = Atomic<Int>(0)
-    /// The most held since the last trim.
-    private let peak = Atomic<Int>(0)
-    static let trimAbove = 16 << 20
-    static let trimDelay = TimeAmount.seconds(3)
-    /// Bumped by every reservation: a scheduled trim runs only if none came since.
-    private let generation = Atomic<Int>(0)
-    /// Where the trim is scheduled from.
-    private let timerLoop: (any EventLoop)?
-
-    init(limit: Int, timerLoop: (any EventLoop)?) {
-        self.limit = limit
-        self.timerLoop = timerLoop
-    }
-
-    var current: Int { held.load(ordering: .relaxed) }
-
-    /// Takes `bytes` from the budget; false (nothing taken) when they do not fit.
-    func reserve(_ bytes: Int) -> Bool {
-        var current = held.load(ordering: .relaxed)
-        while true {
-            guard current + bytes <= limit else { return false }
-            let (exchanged, original) = held.compareExchange(expected: current, desired: current + bytes, ordering: .relaxed)
-            if exchanged {
-                peak.max(current + bytes, ordering: .relaxed)
-                generation.add(1, ordering: .relaxed)
-                return true
-            }
-            current = original
-        }
-    }
-
-    func release(_ bytes: Int) {
-        guard bytes > 0 else { return }
-        let remaining = held.subtract(bytes, ordering: .relaxed).newValue
-        guard remaining == 0, peak.load(ordering: .relaxed) > Self.trimAbove, let timerLoop else { return }
-        let scheduledAt = generation.load(ordering: .relaxed)
-        timerLoop.scheduleTask(in: Self.trimDelay) {
-            // Quiet since: trim once (a later quiet moment schedules its own).
-            guard self.generation.load(ordering: .relaxed) == scheduledAt, self.peak.exchange(0, ordering: .relaxed) > Self.trimAbove else { return }
-            NIOThreadPool.singleton.submit { _ in apicheck_release_free_memory() }
-        }
     }
 }
