@@ -105,6 +105,7 @@ public final class StubJournal: Sendable {
     public func record(_ entry: consuming JournalEntry, shard: Int = 0) {
         var entry = entry
         let body = entry.request.body
+        let maximumBodyBytes = min(self.maximumBodyBytes, shards.count == 1 ? maximumBytes : maximumBytes / shards.count)
         if body.count > maximumBodyBytes {
             // A copy of the prefix: a slice would keep the whole body alive.
             entry.request.body = body.subdata(in: body.startIndex..<(body.startIndex + maximumBodyBytes))

@@ -44,7 +44,7 @@ final class ConnectionLimiter: ChannelDuplexHandler {
             backingOff = false
             logger.notice("accepting connections again")
         }
-        // A listening socket accepts a few connections per read: one past the limit is closed.
+        // One accept per read (StubServer), so this is a safety net, not the way the limit works.
         guard open < maximum else {
             child.close(promise: nil)
             return

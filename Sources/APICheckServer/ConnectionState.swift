@@ -19,6 +19,8 @@ struct ConnectionState {
         var bodyBytes = 0
         /// `Content-Length`, when given (and within the limit): the body's buffer is sized once.
         var declaredBodyBytes = 0
+        /// When its body started arriving (the end of the read burst that brought the head).
+        var bodyStarted: NIODeadline?
         var expectsContinue: Bool
         var continueSent = false
     }
@@ -72,11 +74,18 @@ struct ConnectionState {
         case close
         /// A request head started arriving and did not complete in time (slowloris): 408, close.
         case headTimedOut
+        /// A request body arrives slower than ``minimumBodyRate`` after its grace: 408, close.
+        case bodyTooSlow
     }
 
     /// Bytes of a later request's body read while an earlier answer is under way, before reading
     /// pauses: a small window, so a pipelining client's unread body waits in its own socket.
     static let readAheadWindow = 64 << 10
+
+    /// Bytes per second a request body must keep up on average once the header timeout's grace is
+    /// over, as Apache's `mod_reqtimeout` (`body=…,MinRate=500`): a drip of a byte a second is
+    /// closed, a slow but real upload is not.
+    static let minimumBodyRate = 500
 
     let limits: StubServer.Limits
     private(set) var input = Input.open
@@ -108,6 +117,14 @@ struct ConnectionState {
     /// clients send them).
     mutating func readBurstEnded(partsDecoded: Int, at now: NIODeadline) {
         if partsDecoded == 0, receiving == nil, headStarted == nil, acceptsInput { headStarted = now }
+        if receiving != nil, receiving?.bodyStarted == nil { receiving?.bodyStarted = now }
+    }
+
+    /// When the body being received must have arrived, at ``minimumBodyRate`` after a grace of
+    /// `grace`; none while reading is held back (the server, not the peer, is slow then).
+    func bodyDeadline(grace: TimeAmount) -> NIODeadline? {
+        guard let incoming = receiving, let started = incoming.bodyStarted, output == .idle, queue.isEmpty, !heldRead else { return nil }
+        return started + grace + .milliseconds(Int64(incoming.bodyBytes) * 1000 / Int64(Self.minimumBodyRate))
     }
 
     /// Checks a request head against the limits and starts receiving its body.
@@ -276,12 +293,13 @@ struct ConnectionState {
     /// (a `timedOut` hold is idle on purpose), or a peer reads a large body slowly (its unsent
     /// bytes stay above the write buffer's high mark), for at most ten idle timeouts.
     func idleDecision(now: NIODeadline, lastActivity: NIODeadline, timeout: TimeAmount, headTimeout: TimeAmount, writable: Bool) -> IdleDecision {
-        // A head in progress has its own deadline, however recently a byte of it arrived.
-        if let headStarted, acceptsInput {
-            if now >= headStarted + headTimeout { return .headTimedOut }
-        }
+        // A head in progress has its own deadline, however recently a byte of it arrived; a body
+        // must keep a minimum rate.
+        if let headStarted, acceptsInput, now >= headStarted + headTimeout { return .headTimedOut }
+        let bodyDue = acceptsInput ? bodyDeadline(grace: headTimeout) : nil
+        if let bodyDue, now >= bodyDue { return .bodyTooSlow }
         let due = lastActivity + timeout
-        if now < due { return .checkAgain(at: min(due, headStarted.map { $0 + headTimeout } ?? due)) }
+        if now < due { return .checkAgain(at: min(due, headStarted.map { $0 + headTimeout } ?? due, bodyDue ?? due)) }
         let draining = !writable && now < lastActivity + timeout * 10
         if output == .answering || draining { return .checkAgain(at: now + timeout) }
         return .close

@@ -111,8 +111,11 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             switch decision {
             case .headTimedOut:
                 self.idleCheck = nil
-                self.core.logger.debug("request head not complete in time", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
-                self.reject(408, "the request head did not arrive within \(self.core.configuration.limits.headerTimeout)", context: context)
+                self.reject(408, "the request head did not arrive within \(self.core.configuration.limits.headerTimeout) (--header-timeout)", context: context)
+                self.flushIfNeeded(context: context, force: true)
+            case .bodyTooSlow:
+                self.idleCheck = nil
+                self.reject(408, "the request body arrived slower than \(ConnectionState.minimumBodyRate) bytes/s after the first \(self.core.configuration.limits.headerTimeout) (--header-timeout)", context: context)
                 self.flushIfNeeded(context: context, force: true)
             case .checkAgain(let deadline):
                 self.scheduleIdleCheck(at: deadline, context: context)
@@ -139,7 +142,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case .body(var buffer):
             guard core.bodyMemory.reserve(buffer.readableBytes) else {
-                reject(503, "the server holds \(core.bodyMemory.limit >> 20) MiB of request bodies already (--max-body-memory); retry in a moment", context: context)
+                reject(503, "request bodies in memory would go over the server's limit of \(Self.byteText(core.bodyMemory.limit)) (--max-body-memory); retry in a moment", context: context)
                 releaseBodyMemory()
                 return
             }
@@ -166,13 +169,16 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelReadComplete(context: ChannelHandlerContext) {
         inRead = false
         lastActivity = context.eventLoop.now
-        let hadNoHead = state.headStarted == nil
+        let hadNoDeadline = state.headStarted == nil && state.receiving?.bodyStarted == nil
         state.readBurstEnded(partsDecoded: partsInBurst, at: lastActivity)
         partsInBurst = 0
-        // A head started: its deadline may come before the idle check scheduled.
-        if hadNoHead, let started = state.headStarted, started + headerTimeout < lastActivity + idleTimeout {
-            idleCheck?.cancel()
-            scheduleIdleCheck(at: started + headerTimeout, context: context)
+        // A head or a body started: its deadline may come before the idle check scheduled.
+        if hadNoDeadline {
+            let deadline = min(state.headStarted.map { $0 + headerTimeout } ?? .distantFuture, state.bodyDeadline(grace: headerTimeout) ?? .distantFuture)
+            if deadline < lastActivity + idleTimeout {
+                idleCheck?.cancel()
+                scheduleIdleCheck(at: deadline, context: context)
+            }
         }
         flushIfNeeded(context: context)
         // Not forwarded: this handler is the pipeline's last, and the tail does nothing with it
@@ -222,7 +228,8 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Answers `status` after the requests before it, then closes; nothing more is read.
     func reject(_ status: Int, _ detail: String, context: ChannelHandlerContext) {
-        core.logger.debug("request rejected", metadata: ["status": "\(status)", "detail": "\(detail)"])
+        // Notice, not debug: a limit that turns clients away should be seen at the default level.
+        core.logger.notice("request rejected (\(status)): \(detail)", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
         state.reject(status: status, detail: detail)
         drain(context: context)
     }
@@ -365,6 +372,13 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard reservedBodyBytes > held else { return }
         core.bodyMemory.release(reservedBodyBytes - held)
         reservedBodyBytes = held
+    }
+
+    /// `3 MiB`, `512 KiB`, `900 bytes`.
+    static func byteText(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {

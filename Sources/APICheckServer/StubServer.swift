@@ -120,6 +120,9 @@ public final class StubServer: Sendable {
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             // No accepts until the served set is prepared (its origin needs the bound port).
             .serverChannelOption(ChannelOptions.autoRead, value: false)
+            // One accept per read: at --max-connections the next read is held, so a client
+            // beyond it waits in the backlog instead of being accepted and closed.
+            .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     // At the connection limit accepting pauses; out of descriptors it backs off

@@ -81,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay silent before it is closed.")
     var idleTimeout = 30.0
 
-    @Option(name: .customLong("header-timeout"), help: "Seconds a request head may take to arrive once it has started (408 beyond: slow clients cannot hold connections).")
+    @Option(name: .customLong("header-timeout"), help: "Seconds a request head may take to arrive once it has started, and the grace before a body must keep 500 bytes/s (408 beyond: dripping clients cannot hold connections).")
     var headerTimeout = 10.0
 
     @Option(name: .customLong("max-connections"), help: "Connections open at once; beyond it new ones wait until one closes.")
@@ -90,7 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body-memory"), help: "Request bodies held in memory at once, across connections, with K/M/G (503 with Retry-After beyond).")
     var maxBodyMemory = "256M"
 
-    @Option(name: .customLong("journal-bytes"), help: "Request body bytes the journal keeps in all, with K/M/G (each entry keeps at most 16K of its body; the oldest entries go first).")
+    @Option(name: .customLong("journal-bytes"), help: "Request body bytes the journal keeps in all, with K/M/G (each entry keeps at most 16K of its body; beyond it the oldest entries are dropped whole).")
     var journalBytes = "8M"
 
     @Option(name: .customLong("shutdown-timeout"), help: "Seconds requests in flight get to finish on Ctrl-C or SIGTERM.")

@@ -41,6 +41,36 @@ import Testing
         }
     }
 
+    @Test func aBodyThatTricklesInIsAnswered408WhileASlowButSteadyUploadIsServed() async throws {
+        let configuration = testConfiguration { $0.limits.headerTimeout = .seconds(1) }
+        try await withStubServer(stubs, configuration: configuration) { server in
+            try await blockingIO {
+                let dripping = try RawConnection(port: server.port, timeout: 5)
+                let started = Date()
+                try dripping.send("PUT /a HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
+                var answered = false
+                for _ in 0..<20 where !answered {
+                    Thread.sleep(forTimeInterval: 0.2)
+                    do { try dripping.send("d") } catch { answered = true }
+                    var readable = pollfd(fd: dripping.descriptor, events: Int16(POLLIN), revents: 0)
+                    if poll(&readable, 1, 0) > 0 { answered = true }
+                }
+                let response = try dripping.readResponse()
+                #expect(response.status == 408)
+                #expect(response.text.contains("slower than 500 bytes/s"))
+                #expect(Date().timeIntervalSince(started) < 3)
+                // 2,000 bytes/s for 2 s: slower than the grace, faster than the rate.
+                let steady = try RawConnection(port: server.port, timeout: 5)
+                try steady.send("PUT /a HTTP/1.1\r\nHost: x\r\nContent-Length: 4000\r\n\r\n")
+                for _ in 0..<10 {
+                    try steady.send(String(repeating: "s", count: 400))
+                    Thread.sleep(forTimeInterval: 0.2)
+                }
+                #expect(try steady.readResponse().text == "stored")
+            }
+        }
+    }
+
     @Test func anIdleKeepAliveConnectionIsNotCutByTheHeaderTimeout() async throws {
         let configuration = testConfiguration { $0.limits.headerTimeout = .milliseconds(500) }
         try await withStubServer(stubs, configuration: configuration) { server in
@@ -80,6 +110,28 @@ import Testing
                     answered = try? third.readResponse()
                 }
                 #expect(answered?.text == "A", "accepted once one closed")
+            }
+        }
+    }
+
+    @Test func manyClientsWaitingAtTheLimitAreAllServedNotReset() async throws {
+        let configuration = testConfiguration { $0.limits.maximumConnections = 2 }
+        try await withStubServer(stubs, configuration: configuration) { server in
+            try await blockingIO {
+                var held = [try RawConnection(port: server.port), try RawConnection(port: server.port)]
+                for connection in held {
+                    try connection.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
+                    _ = try connection.readResponse()
+                }
+                // Four wait; a new-user trial saw some of them reset when one slot freed.
+                let waiting = try (0..<4).map { _ in try RawConnection(port: server.port, timeout: 5) }
+                for connection in waiting { try connection.send("GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") }
+                Thread.sleep(forTimeInterval: 0.3)
+                held.removeAll()
+                for connection in waiting {
+                    let response = try connection.readResponse()
+                    #expect(response.text == "A")
+                }
             }
         }
     }
