@@ -143,7 +143,10 @@ public struct TextReportRenderer: ReportRenderer {
         text += ". "
         let exitCode = report.exitCode
         switch exitCode {
-        case .success: text += style("Passed", .green) + " (exit 0)."
+        case .success:
+            // A pass that limits cut short says so where the eye lands.
+            let limited = report.findings.contains { $0.rule == .crawlLimit }
+            text += style("Passed", .green) + (limited ? " within the crawl's limits, which left work out (see crawl-limit above; --strict fails on it)" : "") + " (exit 0)."
         case .contractViolations: text += style("Failed", .red) + " (exit 1)."
         case .infrastructureError: text += style(report.command == .crawl ? "Crawl incomplete" : "Verify incomplete", .red) + " (exit 2)."
         }

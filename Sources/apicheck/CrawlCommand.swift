@@ -17,15 +17,22 @@ struct CrawlCommand: AsyncParsableCommand {
             Follows every GET link breadth-first from the root (same origin unless --allow-host), \
             checks each with the rules of docs/reports.md (link-resolves, method-valid, \
             type-matches, type-syntax, content-type-present, self-consistent, duplicate-rel, \
-            format-shape, template-valid) and reports the findings with the path of rels from the \
+            format-shape, template-valid, crawl-limit) and reports the findings with the path of rels from the \
             root. Unsafe methods are never sent to a live API without --unsafe: OPTIONS and its \
             Allow header stand in. With --stubs the stub set is crawled in memory, no sockets, \
             through the same engine. With --record DIR every whole answer from the root's origin \
             is also written as a stub file (as 'apicheck record' writes them), so that \
             'apicheck crawl <root> --stubs DIR' replays the same crawl offline.
 
+            Every crawl ends: --timeout bounds each request however slowly its body arrives, \
+            --deadline the whole crawl; what they cut is reported as not checked or skipped and \
+            the crawl is incomplete (exit 2). Links, bodies, depth and requests beyond \
+            --max-links, --max-body, --max-depth and --max-requests are reported as crawl-limit \
+            warnings naming the flag to raise.
+
             Exit status: 0 no error findings (no warnings either with --strict), 1 contract \
-            violations, 2 usage or infrastructure errors (unreachable root, bad flags).
+            violations, 2 usage or infrastructure errors (unreachable root, bad flags, a request \
+            timed out, the deadline passed).
 
             Examples:
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
@@ -82,8 +89,11 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds for the whole crawl; what is not reached is reported as skipped and the crawl is incomplete (exit 2).", valueName: "seconds"))
     var deadline: Double = 3600
 
-    @Option(help: ArgumentHelp("Bodies are read up to this many bytes; a longer one is reported (crawl-limit) and its links not read.", valueName: "bytes"))
-    var maxBody = 10 << 20
+    @Option(help: ArgumentHelp("Bodies are read up to this size, in bytes or with K/M/G; a longer one is reported (crawl-limit) and its links not read.", valueName: "size"))
+    var maxBody = "10M"
+
+    /// `--max-body` in bytes (validated).
+    private var maximumBodyBytes: Int { ServeCommand.byteCount(maxBody) ?? 10 << 20 }
 
     @Option(name: .customLong("max-redirects"), help: ArgumentHelp("Redirects followed per link; a longer chain fails link-resolves.", valueName: "n"))
     var maxRedirects = 10
@@ -122,7 +132,7 @@ struct CrawlCommand: AsyncParsableCommand {
         guard let url = URL(string: root), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("'\(root)' is not an http(s) URL; give the API's root, e.g. http://localhost:3000/.")
         }
-        guard concurrency > 0, maxRequests > 0, maxDepth >= 0, timeout > 0, deadline > 0, maxBody > 0, maxLinks > 0, maxRedirects >= 0, (sample ?? 1) > 0 else {
+        guard concurrency > 0, maxRequests > 0, maxDepth >= 0, timeout > 0, deadline > 0, (ServeCommand.byteCount(maxBody) ?? 0) > 0, maxLinks > 0, maxRedirects >= 0, (sample ?? 1) > 0 else {
             throw ValidationError("--concurrency, --max-requests, --timeout, --deadline, --max-body, --max-links and --sample must be positive.")
         }
         for path in stubs where !FileManager.default.fileExists(atPath: path) {
@@ -236,7 +246,7 @@ struct CrawlCommand: AsyncParsableCommand {
         return CrawlOptions(
             root: rootURL, headers: headers, variables: try parsedVariables(), maximumDepth: maxDepth, maximumRequests: maxRequests,
             concurrency: concurrency, requestsPerSecond: try parsedRate(), timeout: .milliseconds(Int64(timeout * 1000)),
-            deadline: .milliseconds(Int64(deadline * 1000)), maximumBodyBytes: maxBody, allowedHosts: Set(allowHost), unsafe: unsafe,
+            deadline: .milliseconds(Int64(deadline * 1000)), maximumBodyBytes: maximumBodyBytes, allowedHosts: Set(allowHost), unsafe: unsafe,
             allowedMethodTokens: Set(["REDIRECT"] + allowMethod), rules: try report.ruleConfiguration(), shard: shard.flatMap(Shard.init(parsing:)),
             redaction: redaction, sampleSize: sample, sendsHeadersToAllowedHosts: headerToAllowedHosts
         )

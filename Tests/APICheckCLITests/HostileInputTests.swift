@@ -38,6 +38,7 @@ import Testing
             Issue.record("the check says why it was not checked")
         }
         #expect(messages.contains { $0.hasPrefix("1 request got no complete answer within --timeout") })
+        #expect(messages.contains { $0.contains(upstream.baseURL + "/hostile/drip") }, "names the URL")
     }
 
     @Test func theDeadlineEndsACrawlWhateverThePeerDoes() throws {
@@ -50,6 +51,7 @@ import Testing
         let report = try report(result)
         let messages = errors(report)
         #expect(messages.contains { $0.contains("deadline") })
+        #expect(!messages.contains { $0.contains("--timeout") }, "the deadline, not --timeout, cut the request: \(messages)")
         #expect(checks(report, endingWith: "/hostile/drip").first?["outcome"] == "notChecked")
     }
 

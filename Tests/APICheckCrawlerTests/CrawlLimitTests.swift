@@ -50,6 +50,7 @@ import Testing
         let check = try #require(report.checks.first { $0.url.hasSuffix("/big") })
         #expect(check.outcome == .failed, "never passed while a finding about its answer stands")
         #expect(report.exitCode == .success)
+        #expect(TextReportRenderer().render(report).contains("Passed within the crawl's limits, which left work out (see crawl-limit above; --strict fails on it) (exit 0)."))
 
         let strict = try await crawl(redirects) {
             $0.maximumBodyBytes = 200
@@ -61,5 +62,6 @@ import Testing
     @Test func aCrawlWithinItsLimitsHasNoCrawlLimitFinding() async throws {
         let report = try await crawl(redirects)
         #expect(!report.findings.contains { $0.rule == .crawlLimit })
+        #expect(TextReportRenderer().render(report).contains("Passed (exit 0)."))
     }
 }

@@ -23,6 +23,7 @@ struct CrawlState {
     private(set) var resourcesFetched = 0
     /// What the crawl's limits left out, for the report (`crawl-limit` findings, incomplete).
     private(set) var timedOut = 0
+    private(set) var firstTimedOut: String?
     private(set) var linksBeyondDepth = 0
     private(set) var notFetchedForRequestLimit = 0
 
@@ -39,7 +40,9 @@ struct CrawlState {
         resourcesConsumed += 1
         if record.status != nil { resourcesFetched += 1 }
         switch record.outcome {
-        case .timedOut: timedOut += 1
+        case .timedOut(let reason) where reason != Crawler.deadlinePassedReason:
+            timedOut += 1
+            if firstTimedOut == nil { firstTimedOut = record.entry.url }
         case .skipped(let reason) where reason == CrawlBudget.Refusal.requestLimit(options.maximumRequests).reason: notFetchedForRequestLimit += 1
         default: break
         }
@@ -95,12 +98,12 @@ struct CrawlState {
         var findings: [Finding] = []
         if linksBeyondDepth > 0 {
             findings.append(Finding(
-                rule: .crawlLimit, url: root, relPath: [], expected: "at most \(options.maximumDepth) hops", actual: "deeper links",
+                rule: .crawlLimit, url: root, relPath: [], expected: "--max-depth \(options.maximumDepth)", actual: "\(linksBeyondDepth) deeper",
                 message: "\(linksBeyondDepth == 1 ? "1 link leads" : "\(linksBeyondDepth) links lead") deeper than --max-depth \(options.maximumDepth) and \(linksBeyondDepth == 1 ? "was" : "were") not followed (reported as skipped): raise --max-depth"))
         }
         if notFetchedForRequestLimit > 0 {
             findings.append(Finding(
-                rule: .crawlLimit, url: root, relPath: [], expected: "at most \(options.maximumRequests) requests", actual: "more resources",
+                rule: .crawlLimit, url: root, relPath: [], expected: "--max-requests \(options.maximumRequests)", actual: "\(notFetchedForRequestLimit) not fetched",
                 message: "--max-requests \(options.maximumRequests) was reached: \(notFetchedForRequestLimit == 1 ? "1 resource was" : "\(notFetchedForRequestLimit) resources were") not fetched (the links to them are reported as skipped): raise --max-requests"))
         }
         return findings

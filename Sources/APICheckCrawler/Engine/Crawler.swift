@@ -138,9 +138,18 @@ public struct Crawler: Sendable {
         )
         report.setSortedChecks(checks)
         if state.timedOut > 0 {
-            problems.append(CrawlProblem(message: "\(state.timedOut == 1 ? "1 request" : "\(state.timedOut) requests") got no complete answer within --timeout (\(options.timeout)): the links to them are reported as not checked; raise --timeout, or find out why they are slow"))
+            let first = state.firstTimedOut.map { state.timedOut == 1 ? " (\($0))" : " (the first: \($0))" } ?? ""
+            problems.append(CrawlProblem(
+                message: "\(state.timedOut == 1 ? "1 request" : "\(state.timedOut) requests") got no complete answer within --timeout (\(options.timeout))\(first): the links to them are reported as not checked; raise --timeout, or find out why they are slow",
+                url: state.firstTimedOut))
         }
         let limitFindings = state.crawlWideLimitFindings()
+        // Limits reached are notices (the log level's documented meaning), once per limit.
+        for finding in limitFindings { logger.notice("\(finding.message)") }
+        let cutBodies = state.findings.filter { $0.rule == .crawlLimit && $0.sourcePointer == nil }.count
+        if cutBodies > 0 { logger.notice("\(cutBodies == 1 ? "1 body was" : "\(cutBodies) bodies were") longer than --max-body (\(options.maximumBodyBytes) bytes): raise --max-body") }
+        let cutPages = state.findings.filter { $0.rule == .crawlLimit && $0.sourcePointer != nil }.count
+        if cutPages > 0 { logger.notice("\(cutPages == 1 ? "1 response had" : "\(cutPages) responses had") more links than --max-links (\(options.maximumLinksPerResponse)): raise --max-links") }
         report.setFindings(options.rules.apply(to: state.findings + linkFindings + limitFindings).map { redaction.finding($0) })
         report.setErrors(problems.map { CrawlProblem(message: redaction.text($0.message), url: $0.url.map(redaction.url)) })
         report.requestHeaderNames = options.headers.map(\.name)
@@ -221,6 +230,9 @@ public struct Crawler: Sendable {
         return record
     }
 
+    /// Why a link whose request the crawl's deadline cut short was not checked.
+    static let deadlinePassedReason = "the crawl's deadline (--deadline) passed while it was being fetched"
+
     /// The outcome of one request after redirects and retries.
     enum Exchange: Sendable {
         case response(FetchedResponse, finalURL: URL)
@@ -244,14 +256,17 @@ public struct Crawler: Sendable {
                 return .skipped(error.reason)
             }
             let response: FetchedResponse
+            // The deadline, when nearer, bounds the request instead of --timeout; it says so.
+            let remaining = budget.remaining
+            let deadlineBound = remaining < options.timeout
             do {
-                let timeout = min(options.timeout, max(budget.remaining, .milliseconds(1)))
+                let timeout = min(options.timeout, max(remaining, .milliseconds(1)))
                 response = try await fetcher.fetch(request, maximumBodyBytes: options.maximumBodyBytes, timeout: timeout)
             } catch {
                 logger.debug("request failed", metadata: ["url": "\(options.redaction.url(request.url.absoluteString))", "error": "\(error)"])
                 guard error.kind == .timedOut else { return .failed(error.description) }
-                return .timedOut(budget.remaining <= .zero
-                    ? "not checked: the crawl's deadline (--deadline) passed while it was being fetched"
+                return .timedOut(deadlineBound
+                    ? Self.deadlinePassedReason
                     : "timed out: no complete answer within --timeout (\(options.timeout)); raise --timeout, or find out why it is slow")
             }
             if [429, 503].contains(response.status), retries < options.maximumRetries {
