@@ -16,7 +16,7 @@ import NIOCore
 /// keep-alive, no CORS. Everything is dropped when the second changes, and at most
 /// ``maximumEntries`` responses are kept. Entries hold their ``PreparedResponse``, so an identity
 /// can never be reused by another set's response while cached.
-final class LoopState {
+package final class LoopState {
     static let maximumEntries = 512
     static let maximumBodyBytes = 16 << 10
 

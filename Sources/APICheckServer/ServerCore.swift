@@ -11,7 +11,7 @@ import Synchronization
 
 /// What every connection of one server shares: the responder, the served set and its wire
 /// form, the configuration and the reload machinery. Immutable or locked; safe from any loop.
-final class ServerCore: Sendable {
+package final class ServerCore: Sendable {
     let configuration: StubServer.Configuration
     let responder: StubResponder
     let logger: Logger
@@ -40,7 +40,7 @@ final class ServerCore: Sendable {
     private let installLock = Mutex<Void>(())
     private let reloadState = Mutex<ReloadStatus>(ReloadStatus())
 
-    init(
+    package init(
         stubs: StubSet, source: StubSource?, configuration: StubServer.Configuration, baseURL: String,
         rewriters: [OriginRewriter], loops: [ObjectIdentifier: (loop: any EventLoop, state: NIOLoopBound<LoopState>)], logger: Logger
     ) {
@@ -67,6 +67,21 @@ final class ServerCore: Sendable {
     /// The state of `eventLoop`; call on that loop. A loop not of this server's group gets its own.
     func loopState(for eventLoop: any EventLoop) -> LoopState {
         loops[ObjectIdentifier(eventLoop)]?.state.value ?? LoopState(index: 0, origin: baseURL)
+    }
+
+    /// Sets up one accepted connection on its event loop: NIO's HTTP/1 decoder bounded by the
+    /// configured limits, then the stub handler. The fuzzer (`apicheck-fuzz server`) feeds raw
+    /// bytes to exactly this pipeline on an `EmbeddedChannel`.
+    package func addConnectionHandlers(to channel: any Channel) throws {
+        var decoderLimits = NIOHTTPDecoderLimitConfiguration()
+        decoderLimits.maxHeaderFieldSize = configuration.limits.maximumHeaderBytes
+        decoderLimits.maxHeaderListSize = configuration.limits.maximumHeaderBytes
+        decoderLimits.maxHeaderFieldCount = configuration.limits.maximumHeaderCount
+        let pipeline = channel.pipeline.syncOperations
+        try pipeline.addHandler(
+            ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: decoderLimits))
+        )
+        try pipeline.addHandler(StubHTTPHandler(core: self, loopState: loopState(for: channel.eventLoop)))
     }
 
     // MARK: The served set

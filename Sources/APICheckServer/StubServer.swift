@@ -108,13 +108,6 @@ public final class StubServer: Sendable {
         let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         let slot = CoreSlot()
         let limits = configuration.limits
-        let decoderLimits = {
-            var decoderLimits = NIOHTTPDecoderLimitConfiguration()
-            decoderLimits.maxHeaderFieldSize = limits.maximumHeaderBytes
-            decoderLimits.maxHeaderListSize = limits.maximumHeaderBytes
-            decoderLimits.maxHeaderFieldCount = limits.maximumHeaderCount
-            return decoderLimits
-        }()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 4096)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -137,11 +130,7 @@ public final class StubServer: Sendable {
                 guard let core = slot.core else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {
                     core.connections.add(channel)
-                    let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHandler(
-                        ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: decoderLimits))
-                    )
-                    try pipeline.addHandler(StubHTTPHandler(core: core, loopState: core.loopState(for: channel.eventLoop)))
+                    try core.addConnectionHandlers(to: channel)
                 }
             }
 

@@ -4,7 +4,7 @@ import Foundation
 
 /// Decodes JSON stub files (FORMATS §2): one stub object, or `{"stubs": [...]}`.
 /// The keys mirror the XML format; `schemas/stub.schema.json` publishes them for editors.
-struct JSONStubDecoder {
+package struct JSONStubDecoder {
     /// The keys each object accepts; the JSON Schema's tests check it lists exactly these.
     static let stubKeys: Set<String> = [
         "name", "description", "priority", "request", "response", "responses", "afterLast", "latency", "failure",
@@ -19,7 +19,9 @@ struct JSONStubDecoder {
     static let bodyJSONKeys: Set<String> = ["path", "equals"]
     static let nameValueKeys: Set<String> = ["name", "value"]
 
-    func decode(_ bytes: [UInt8], context: inout StubFileContext) -> [Stub] {
+    package init() {}
+
+    package func decode(_ bytes: [UInt8], context: inout StubFileContext) -> [Stub] {
         let document: JSONNode
         do {
             document = try JSONParser(maximumDepth: context.options.maximumJSONDepth).parse(bytes)

@@ -4,17 +4,17 @@ import Foundation
 /// What decoding one stub file needs and produces: its location for messages, the root for
 /// file references, and the diagnostics found so far. Both decoders (XML, JSON) build stubs
 /// through the checks here, so the two formats cannot drift apart.
-struct StubFileContext {
+package struct StubFileContext {
     let displayPath: String
     /// The real folder of the stub file, for relative `body-file` paths.
     let folder: String
     let root: StubRoot
     let options: StubLoadOptions
-    private(set) var diagnostics: [Diagnostic] = []
+    package private(set) var diagnostics: [Diagnostic] = []
     /// Real paths of files the stubs refer to (bodies, templates): these are assets, not stubs.
     private(set) var references: [String] = []
 
-    init(displayPath: String, folder: String, root: StubRoot, options: StubLoadOptions) {
+    package init(displayPath: String, folder: String, root: StubRoot, options: StubLoadOptions) {
         self.displayPath = displayPath
         self.folder = folder
         self.root = root

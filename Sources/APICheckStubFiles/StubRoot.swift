@@ -3,11 +3,11 @@ import Foundation
 
 /// The folder a set of stub files lives in. Resolves the files stubs refer to and guarantees
 /// that none of them leaves it: no `..` out, no absolute paths, no symlink pointing outside.
-struct StubRoot: Sendable {
+package struct StubRoot: Sendable {
     /// The root with symlinks resolved, without a trailing slash.
     let realPath: String
 
-    init(path: String) {
+    package init(path: String) {
         var real = FileSystem.realPath(path) ?? URL(fileURLWithPath: path).standardizedFileURL.path
         while real.count > 1, real.hasSuffix("/") { real.removeLast() }
         self.realPath = real

@@ -4,8 +4,10 @@ import APICheckXML
 import Foundation
 
 /// Decodes PEWire-Control XML stub files (FORMATS §1), with APICheck's additive extensions.
-struct XMLStubDecoder {
-    func decode(_ bytes: [UInt8], context: inout StubFileContext) -> [Stub] {
+package struct XMLStubDecoder {
+    package init() {}
+
+    package func decode(_ bytes: [UInt8], context: inout StubFileContext) -> [Stub] {
         let root: XMLElement
         do {
             root = try XMLDocumentParser.parse(bytes, documentName: context.displayPath)
