@@ -144,6 +144,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),
             ]
         ),
+        // libFuzzer targets for every parser of untrusted input (scripts/fuzz builds them with
+        // -sanitize=fuzzer,address -DFUZZING); built plainly, it replays saved inputs (CI, crashes).
+        .executableTarget(
+            name: "apicheck-fuzz",
+            dependencies: [
+                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckCrawler", "APICheckServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["CLI"])),
+            ]
+        ),
         .testTarget(
             name: "TransportParityTests",
             dependencies: ["APICheckInterceptor", "APICheckServer", "APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles"]
