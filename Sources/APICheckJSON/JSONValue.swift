@@ -56,7 +56,8 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// A number lexeme as exact decimal digits and a power of ten (`1.50e+3` → `15e2`), so that
-    /// equality is exact: no rounding through `Double`, no infinities.
+    /// equality is exact: no rounding through `Double`, no infinities, and exponents of any size
+    /// (`1e99999999999999999999` is not `1`).
     static func canonicalNumber(_ lexeme: String) -> String {
         var bytes = Substring(lexeme).utf8[...]
         var negative = false
@@ -65,7 +66,10 @@ public enum JSONValue: Sendable, Hashable {
             bytes = bytes.dropFirst()
         }
         var digits: [UInt8] = []
-        var exponent = 0
+        var exponent: Substring = "0"
+        // One less per digit after the point, one more per trailing zero dropped: at most the
+        // lexeme's length, while the written exponent may have any number of digits.
+        var shift = 0
         var afterPoint = false
         var index = bytes.startIndex
         while index < bytes.endIndex {
@@ -73,11 +77,11 @@ public enum JSONValue: Sendable, Hashable {
             if byte == UInt8(ascii: ".") {
                 afterPoint = true
             } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-                exponent += Int(String(Substring(bytes[bytes.index(after: index)...]))) ?? 0
+                exponent = Substring(bytes[bytes.index(after: index)...])
                 break
             } else {
                 digits.append(byte)
-                if afterPoint { exponent -= 1 }
+                if afterPoint { shift -= 1 }
             }
             index = bytes.index(after: index)
         }
@@ -85,9 +89,45 @@ public enum JSONValue: Sendable, Hashable {
         guard !digits.isEmpty else { return "0" }
         while digits.last == UInt8(ascii: "0") {
             digits.removeLast()
-            exponent += 1
+            shift += 1
         }
-        return (negative ? "-" : "") + String(decoding: digits, as: UTF8.self) + "e" + String(exponent)
+        return (negative ? "-" : "") + String(decoding: digits, as: UTF8.self) + "e" + decimalSum(exponent, shift)
+    }
+
+    /// `text`, an exponent as written (optional sign, decimal digits), plus `delta`, exactly in
+    /// decimal: in `Int` arithmetic when it fits, else digit by digit.
+    static func decimalSum(_ text: Substring, _ delta: Int) -> String {
+        if let value = Int(text), case (let sum, false) = value.addingReportingOverflow(delta) { return String(sum) }
+        let negative = text.first == "-"
+        let zero = UInt8(ascii: "0")
+        let magnitude = Array(text.utf8.filter { $0 >= zero && $0 <= UInt8(ascii: "9") }.drop { $0 == zero })
+        let other = Array(String(delta.magnitude).utf8)
+        // Here the magnitude is past `Int`'s range, so larger than |delta|: taking |delta| away
+        // leaves its sign as it is, and no borrow is left at the end (`carry > 0` below stops
+        // even on a lexeme without exponent digits, which the parser never makes).
+        let adding = (delta < 0) == negative
+        var result: [UInt8] = []
+        var carry = 0
+        var i = magnitude.count - 1
+        var j = other.count - 1
+        while i >= 0 || j >= 0 || carry > 0 {
+            let a = i >= 0 ? Int(magnitude[i] - zero) : 0
+            let b = j >= 0 ? Int(other[j] - zero) : 0
+            var digit = (adding ? a + b : a - b) + carry
+            carry = 0
+            if digit >= 10 {
+                digit -= 10
+                carry = 1
+            } else if digit < 0 {
+                digit += 10
+                carry = -1
+            }
+            result.append(zero + UInt8(digit))
+            i -= 1
+            j -= 1
+        }
+        while result.count > 1, result.last == zero { result.removeLast() }
+        return (negative && result != [zero] ? "-" : "") + String(decoding: result.reversed(), as: UTF8.self)
     }
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {

@@ -87,4 +87,18 @@ import Testing
         #expect(JSONValue.number("1e400") != .number("5e999"), "both overflow Double")
         #expect(Set([JSONValue.number("2"), .number("2.00"), .number("20e-1")]).count == 1)
     }
+
+    /// Found by `scripts/fuzz json` (Fuzz/Corpus/json keeps the input): comparing or hashing a
+    /// number whose exponent does not fit in an `Int` once its digits are counted trapped on
+    /// overflow, and an exponent past `Int`'s range was read as 0 (`1e99999999999999999999` was 1).
+    @Test func hugeExponentsCompareExactlyWithoutTrapping() throws {
+        let parsed = try parse("10e9223372036854775807").value
+        #expect(parsed == .number("1e9223372036854775808"))
+        #expect(parsed.hashValue == JSONValue.number("100e9223372036854775806").hashValue)
+        #expect(parsed != .number("1e9223372036854775807"))
+        #expect(JSONValue.number("0.1e-9223372036854775808") == .number("1e-9223372036854775809"))
+        #expect(JSONValue.number("1e99999999999999999999") != .number("1"))
+        #expect(JSONValue.number("1e99999999999999999999") == .number("0.01e100000000000000000001"))
+        #expect(JSONValue.number("-2.5E+00000000000000000000000003") == .number("-2500"))
+    }
 }
