@@ -53,6 +53,18 @@ import Testing
         #expect(MediaType.problems(in: text) == problem.map { [$0] })
     }
 
+    /// Found by `scripts/fuzz media-type` (Fuzz/Corpus/media-type keeps the input): a quoted-pair
+    /// escaped a control character, which RFC 9110 §5.6.4 does not allow, and the type's
+    /// description then did not parse back.
+    @Test func aQuotedPairCannotEscapeAControlCharacter() throws {
+        let problem = #expect(throws: MediaTypeProblem.self) { try MediaType(parsing: "te/plain; %t=\"\\\"q\\\u{14}\"") }
+        #expect(problem?.kind == .invalidParameter)
+        #expect(problem?.offset == 18)
+        let tab = try MediaType(parsing: "text/plain; a=\"x\\\ty\\\"\"")
+        #expect(tab.parameter("a") == "x\ty\"")
+        #expect(try MediaType(parsing: tab.description) == tab)
+    }
+
     @Test func missingTopLevelTypeSuggestsOne() {
         let problems = MediaType.problems(in: "vnd.acmeflix.api.movie+json")
         #expect(problems.map(\.kind) == [.missingTopLevelType])

@@ -120,15 +120,13 @@ enum MediaTypeParser {
                         index += 1
                         break
                     }
-                    if byte == UInt8(ascii: "\\"), index + 1 < end {
-                        value.append(bytes[index + 1])
-                        index += 2
-                        continue
-                    }
-                    guard byte == 0x09 || (byte >= 0x20 && byte != 0x7F) else {
+                    // RFC 9110 §5.6.4: a quoted-pair escapes HTAB, SP, VCHAR or obs-text, never a control.
+                    if byte == UInt8(ascii: "\\"), index + 1 < end { index += 1 }
+                    let character = bytes[index]
+                    guard character == 0x09 || (character >= 0x20 && character != 0x7F) else {
                         throw problem(.invalidParameter, "the parameter '\(name)' in '\(text)' has a control character at offset \(index)", at: index)
                     }
-                    value.append(byte)
+                    value.append(character)
                     index += 1
                 }
                 guard closed else {
