@@ -130,6 +130,23 @@ import Testing
         #expect(!URLResolution.isAlreadyNormal("http://127.0.0.1:80/r/17"))
     }
 
+    /// Found by `scripts/fuzz link-header` (Fuzz/Corpus/link-header keeps the input): an authority
+    /// with another ':' in its host lost one trailing ':' per normalisation (`a::` → `a:` → `a`),
+    /// so a key normalised again (a shard's, a report's identity key) was another key.
+    @Test func normalisingAKeyAgainChangesNothing() {
+        let urls = [
+            "H42://qp:0%EF%BF%BD1]%EF%BF%BD::/", "http://a::/", "http://a:80:/x", "http://h:8080:90/x", "http://[::1]:/", "HTTP://A:/",
+            "http://u@a:b@c::/",
+        ]
+        for url in urls {
+            let key = URLResolution.normalisedKey(url)
+            #expect(URLResolution.normalisedKey(key) == key, "\(url) → \(key)")
+            #expect(URLResolution.identityKey(key) == URLResolution.identityKey(url), "\(url)")
+        }
+        #expect(URLResolution.normalisedKey("http://a:/") == "http://a/")
+        #expect(URLResolution.normalisedKey("http://a::/") == "http://a::/")
+    }
+
     @Test func equivalentURLsShareAKey() {
         let keys = Set([
             "http://localhost:3000/movies/pLDhp",
