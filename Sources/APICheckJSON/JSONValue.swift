@@ -18,11 +18,14 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Resolves an RFC 6901 JSON Pointer (`""` is the whole value, `/a/0/b` walks down).
+    ///
+    /// The pointer is read by Unicode scalars, as the RFC says, not by `Character`s: a `/` followed
+    /// by a combining mark is still a separator (`/\u{301}x` names the key `\u{301}x`).
     public func value(at pointer: String) -> JSONValue? {
         guard !pointer.isEmpty else { return self }
-        guard pointer.hasPrefix("/") else { return nil }
+        guard pointer.unicodeScalars.first == "/" else { return nil }
         var current = self
-        for rawToken in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+        for rawToken in pointer.unicodeScalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             let token = Self.unescapePointerToken(rawToken)
             switch current {
             case .object(let members):
@@ -39,12 +42,12 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// `~1` is `/` and `~0` is `~` (RFC 6901 §4), in that order.
-    private static func unescapePointerToken(_ token: Substring) -> String {
+    private static func unescapePointerToken(_ token: Substring.UnicodeScalarView) -> String {
         guard token.contains("~") else { return String(token) }
-        var result = ""
+        var result = String.UnicodeScalarView()
         var iterator = token.makeIterator()
-        while let character = iterator.next() {
-            guard character == "~" else { result.append(character); continue }
+        while let scalar = iterator.next() {
+            guard scalar == "~" else { result.append(scalar); continue }
             switch iterator.next() {
             case "1": result.append("/")
             case "0": result.append("~")
@@ -52,7 +55,7 @@ public enum JSONValue: Sendable, Hashable {
             case nil: result.append("~")
             }
         }
-        return result
+        return String(result)
     }
 
     /// A number lexeme as exact decimal digits and a power of ten (`1.50e+3` → `15e2`), so that

@@ -78,6 +78,17 @@ import Testing
         #expect(value.value(at: "nope") == nil)
     }
 
+    /// Found by `scripts/fuzz json` (Fuzz/Corpus/json keeps the input): pointers were split by
+    /// `Character`, so a key starting with a combining mark (U+0D40 here) joined the `/` before it
+    /// and was never found, and `~0`/`~1` followed by one were not unescaped.
+    @Test func jsonPointersAreReadByUnicodeScalars() throws {
+        let value = try parse(#"{"\u0d40@\f{":"\u00e15","":"\u1615","a":{"\u0301b":[1,2]},"~\u0301":3}"#).value
+        #expect(value.value(at: "/\u{0D40}@\u{0C}{") == .string("\u{E1}5"))
+        #expect(value.value(at: "/a/\u{301}b/1") == .number("2"))
+        #expect(value.value(at: "/~0\u{301}") == .number("3"))
+        #expect(value.value(at: "\u{301}/a") == nil)
+    }
+
     @Test func numbersCompareByExactValue() {
         #expect(JSONValue.number("1.0") == .number("1"))
         #expect(JSONValue.number("1.50e+3") == .number("1500"))
