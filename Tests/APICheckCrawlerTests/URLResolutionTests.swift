@@ -136,7 +136,7 @@ import Testing
     @Test func normalisingAKeyAgainChangesNothing() {
         let urls = [
             "H42://qp:0%EF%BF%BD1]%EF%BF%BD::/", "http://a::/", "http://a:80:/x", "http://h:8080:90/x", "http://[::1]:/", "HTTP://A:/",
-            "http://u@a:b@c::/",
+            "http://u@a:b@c::/", "http://[:%EF%BF%BDccc%EF%BF%BDcStr42ccccc]%EF%BF%BD::/", "http://[::1]x::/", "http://[::1]:80:/",
         ]
         for url in urls {
             let key = URLResolution.normalisedKey(url)

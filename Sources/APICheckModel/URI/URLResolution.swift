@@ -202,9 +202,9 @@ public enum URLResolution {
         if let colon = hostAndPort.lastIndex(of: ":"), !hostAndPort[colon...].utf8.contains(UInt8(ascii: "]")) {
             host = hostAndPort[..<colon]
             port = hostAndPort[hostAndPort.index(after: colon)...]
-            // Another ':' outside an IP literal: no `host:port` (`a::`, `a:80:`). Kept whole, with
-            // no port to drop, so that normalising the key again changes nothing.
-            if !host.hasPrefix("["), host.contains(":") {
+            // Another ':' outside an IP literal: no `host:port` (`a::`, `a:80:`, `[::1]x::`). Kept
+            // whole, with no port to drop, so that normalising the key again changes nothing.
+            if (host.lastIndex(of: "]").map { host[host.index(after: $0)...] } ?? host).contains(":") {
                 host = hostAndPort
                 port = nil
             }
