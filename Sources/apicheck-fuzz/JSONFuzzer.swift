@@ -1,3 +1,4 @@
+import APICheckCrawler
 import APICheckJSON
 
 /// `json`: ``JSONParser`` on arbitrary bytes.
@@ -33,7 +34,7 @@ enum JSONFuzzer {
         // Lookups by pointer reach every member of the top level.
         if case .object(let members) = value {
             for member in members.prefix(16) {
-                let pointer = "/" + member.key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                let pointer = JSONPointer.pointer([member.key])
                 FuzzCheck.require(value.value(at: pointer) != nil, "JSON pointer \(pointer) finds no member")
             }
         }
