@@ -295,11 +295,15 @@ struct ConnectionState {
     func idleDecision(now: NIODeadline, lastActivity: NIODeadline, timeout: TimeAmount, headTimeout: TimeAmount, writable: Bool) -> IdleDecision {
         // A head in progress has its own deadline, however recently a byte of it arrived; a body
         // must keep a minimum rate.
-        if let headStarted, acceptsInput, now >= headStarted + headTimeout { return .headTimedOut }
+        // Only while input is taken in: a head cut short by a `timedOut` hold or a rejection has
+        // no deadline left (one already past would make the next check due at once, again and
+        // again until the idle timeout: a busy loop).
+        let headDue = acceptsInput ? headStarted.map { $0 + headTimeout } : nil
+        if let headDue, now >= headDue { return .headTimedOut }
         let bodyDue = acceptsInput ? bodyDeadline(grace: headTimeout) : nil
         if let bodyDue, now >= bodyDue { return .bodyTooSlow }
         let due = lastActivity + timeout
-        if now < due { return .checkAgain(at: min(due, headStarted.map { $0 + headTimeout } ?? due, bodyDue ?? due)) }
+        if now < due { return .checkAgain(at: min(due, headDue ?? due, bodyDue ?? due)) }
         let draining = !writable && now < lastActivity + timeout * 10
         if output == .answering || draining { return .checkAgain(at: now + timeout) }
         return .close

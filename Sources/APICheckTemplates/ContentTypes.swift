@@ -52,14 +52,16 @@ struct HTMLContentType: MustacheContentType {
         guard text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 }) else { return text }
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count + 16)
-        for character in text {
-            switch character {
+        // By Unicode scalar, as HTML is read: `"` followed by a combining mark is one `Character`
+        // that is not `"`, yet its quote still ends an attribute value.
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "&": escaped += "&amp;"
             case "\"": escaped += "&quot;"
             case "'": escaped += "&#39;"
-            default: escaped.append(character)
+            default: escaped.unicodeScalars.append(scalar)
             }
         }
         RenderBudget.current?.charge(escaped.utf8.count - text.utf8.count)

@@ -65,6 +65,15 @@ import Testing
         #expect(try MediaType(parsing: tab.description) == tab)
     }
 
+    /// Found by `scripts/fuzz media-type` (Fuzz/Corpus/media-type keeps the input): the
+    /// description escaped by `Character`, so a backslash or quote followed by a combining mark
+    /// was written unescaped and the description parsed to another value.
+    @Test func theDescriptionEscapesEveryQuoteAndBackslash() throws {
+        let type = MediaType(type: "text", subtype: "plain", parameters: [.init(name: "p", value: "a\\\u{360}b\"\u{301}")])
+        #expect(type.description == "text/plain; p=\"a\\\\\u{360}b\\\"\u{301}\"")
+        #expect(try MediaType(parsing: type.description) == type)
+    }
+
     @Test func missingTopLevelTypeSuggestsOne() {
         let problems = MediaType.problems(in: "vnd.acmeflix.api.movie+json")
         #expect(problems.map(\.kind) == [.missingTopLevelType])

@@ -137,6 +137,7 @@ import Testing
         let urls = [
             "H42://qp:0%EF%BF%BD1]%EF%BF%BD::/", "http://a::/", "http://a:80:/x", "http://h:8080:90/x", "http://[::1]:/", "HTTP://A:/",
             "http://u@a:b@c::/", "http://[:%EF%BF%BDccc%EF%BF%BDcStr42ccccc]%EF%BF%BD::/", "http://[::1]x::/", "http://[::1]:80:/",
+            "https://ap%EF%BF%BDt00000%440000%44//%EF%BF%BDf", "http://%41%62%2e%5A/",
         ]
         for url in urls {
             let key = URLResolution.normalisedKey(url)
@@ -145,6 +146,8 @@ import Testing
         }
         #expect(URLResolution.normalisedKey("http://a:/") == "http://a/")
         #expect(URLResolution.normalisedKey("http://a::/") == "http://a::/")
+        // A host's letters decoded from triplets are lower-cased too (found by scripts/fuzz link-header).
+        #expect(URLResolution.normalisedKey("http://%41%62%2e%5A/%41") == "http://ab.z/A")
     }
 
     @Test func equivalentURLsShareAKey() {

@@ -182,6 +182,18 @@ import Testing
         #expect(decide(state, at: .seconds(10), lastActivity: .seconds(9)) == .headTimedOut)
     }
 
+    /// Found by `scripts/fuzz server` (Fuzz/Corpus/server keeps the input: `GET /slow`, `GET
+    /// /held`, then `OPTIONS ` and no more): a head begun before a `timedOut` hold kept its past
+    /// deadline in the next check's time, so the check was due at once, again and again, until
+    /// the idle timeout: a busy loop on the connection's event loop.
+    @Test func aHeadCutShortByAHoldSetsNoDeadlineInThePast() {
+        var state = ConnectionState(limits: StubServer.Limits())
+        state.readBurstEnded(partsDecoded: 0, at: start)
+        state.hold()
+        #expect(decide(state, at: .seconds(12), lastActivity: .zero) == .checkAgain(at: start + idle))
+        #expect(decide(state, at: .seconds(31), lastActivity: .zero) == .close)
+    }
+
     @Test func aCompletedRequestOrHeadEndsTheDeadline() {
         var state = ConnectionState(limits: StubServer.Limits())
         state.readBurstEnded(partsDecoded: 0, at: start)

@@ -130,6 +130,16 @@ private func render(
         #expect(try render(renderer, template) == #"<p>&lt;script&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/script&gt;</p><p><script>"x" & 'y'</script></p><p><script>"x" & 'y'</script></p>"#)
     }
 
+    /// Found by `scripts/fuzz template` once it checked escaping (Fuzz/Corpus/template keeps the
+    /// input): HTML escaping went by `Character`, so a quote followed by a combining mark, one
+    /// `Character` that is not `"`, was left raw and ended an attribute value.
+    @Test func htmlEscapingEscapesAQuoteFollowedByACombiningMark() throws {
+        let folder = try TemporaryFolder()
+        let value = "\"\u{301} onmouseover=alert(1) x='\u{301}<\u{338}&\u{301}>\u{301}"
+        let template = try folder.template("page.html.mustache", #"<a title="{{q}}">"#, variables: ["q": .string(value)])
+        #expect(try render(renderer, template) == "<a title=\"&quot;\u{301} onmouseover=alert(1) x=&#39;\u{301}&lt;\u{338}&amp;\u{301}&gt;\u{301}\">")
+    }
+
     @Test func missingValuesRenderEmpty() throws {
         let folder = try TemporaryFolder()
         let template = try folder.template(

@@ -90,9 +90,11 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
                 result += parameter.value
             } else {
                 result += "\""
-                for character in parameter.value {
-                    if character == "\"" || character == "\\" { result += "\\" }
-                    result.append(character)
+                // By Unicode scalar: a quote or backslash followed by a combining mark is one
+                // `Character`, and would not be escaped.
+                for scalar in parameter.value.unicodeScalars {
+                    if scalar == "\"" || scalar == "\\" { result += "\\" }
+                    result.unicodeScalars.append(scalar)
                 }
                 result += "\""
             }

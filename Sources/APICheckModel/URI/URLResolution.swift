@@ -211,7 +211,9 @@ public enum URLResolution {
         }
         var result = ""
         if let userinfo { result += normalisePercentEncoding(String(userinfo)) + "@" }
-        result += normalisePercentEncoding(host.lowercased())
+        // Letters decoded from triplets are lower-cased too (`%44` is `D`, in a host `d`), so that
+        // normalising the key again changes nothing.
+        result += normalisePercentEncoding(host.lowercased(), lowercasingDecodedLetters: true)
         let defaultPort = scheme.flatMap { defaultPorts[$0] }
         if let port, !port.isEmpty, String(port) != defaultPort {
             result += ":" + port
@@ -222,6 +224,10 @@ public enum URLResolution {
     /// Upper-cases the hex of `%xx` triplets and decodes those that encode unreserved characters
     /// (RFC 3986 §6.2.2.1, §6.2.2.2).
     public static func normalisePercentEncoding(_ text: String) -> String {
+        normalisePercentEncoding(text, lowercasingDecodedLetters: false)
+    }
+
+    private static func normalisePercentEncoding(_ text: String, lowercasingDecodedLetters: Bool) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
@@ -231,7 +237,8 @@ public enum URLResolution {
             if URICharacters.isPercentTriplet(bytes, at: index) {
                 let decoded = URICharacters.hexValue(bytes[index + 1]) << 4 | URICharacters.hexValue(bytes[index + 2])
                 if URICharacters.isUnreserved(decoded) {
-                    output.append(decoded)
+                    let isUpper = decoded >= UInt8(ascii: "A") && decoded <= UInt8(ascii: "Z")
+                    output.append(lowercasingDecodedLetters && isUpper ? decoded + 0x20 : decoded)
                 } else {
                     URICharacters.appendPercentEncoded(decoded, to: &output)
                 }
