@@ -98,6 +98,9 @@ def hostile_api():
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
+last_crawl_peak_mb = 0.0
+
+
 def crawl(arguments, timeout=300, interrupt_after=None, sig=signal.SIGINT):
     """Runs `apicheck crawl` and returns (exit code, seconds, the JSON report or None, report bytes)."""
     out = tempfile.NamedTemporaryFile(suffix=".json", delete=False)
@@ -106,15 +109,22 @@ def crawl(arguments, timeout=300, interrupt_after=None, sig=signal.SIGINT):
     start = time.monotonic()
     process = subprocess.Popen([APICHECK, "crawl", *arguments, "--format", "json", "--output", out.name],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        if interrupt_after is not None:
-            time.sleep(interrupt_after)
-            process.send_signal(sig)
-        process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-        return None, time.monotonic() - start, None, 0
+    if interrupt_after is not None:
+        time.sleep(interrupt_after)
+        process.send_signal(sig)
+    # wait4, not wait: the crawler's own peak RSS (the hostile API runs in this process).
+    global last_crawl_peak_mb
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            last_crawl_peak_mb = usage.ru_maxrss / 1024
+            break
+        if time.monotonic() - start > timeout:
+            process.kill()
+            process.wait()
+            return None, time.monotonic() - start, None, 0
+        time.sleep(0.02)
     seconds = time.monotonic() - start
     size = os.path.getsize(out.name) if os.path.exists(out.name) else 0
     document = None
@@ -145,6 +155,7 @@ def attack_chain():
     code, seconds, document, size = crawl([f"{base}/chain/0", "--max-depth", "5000", "--concurrency", "8"], timeout=600)
     report("chain", "4,000-deep chain: JSON report size (MB)", f"{size / 1e6:.1f}", size <= 20e6)
     report("chain", "exit code / seconds", f"{code} / {seconds:.1f}")
+    report("chain", "crawler peak RSS (MB)", f"{last_crawl_peak_mb:.0f}")
     server.shutdown()
 
 

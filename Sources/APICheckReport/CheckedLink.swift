@@ -49,7 +49,7 @@ public struct CheckedLink: Sendable, Hashable {
     /// The link relation; `nil` for the root itself.
     public var rel: String?
     /// The rels followed from the root, e.g. `["library", "movies[3]", "poster"]`.
-    public var relPath: [String]
+    public var relPath: RelPath
     /// The resource the link was found on; `nil` for the root.
     public var referrer: String?
     /// Where in the referrer's representation the link was written (JSON pointer, XPath, `Link header`).
@@ -66,7 +66,7 @@ public struct CheckedLink: Sendable, Hashable {
         method: String = "GET",
         url: String,
         rel: String? = nil,
-        relPath: [String] = [],
+        relPath: RelPath = .root,
         referrer: String? = nil,
         sourcePointer: String? = nil,
         outcome: Outcome,
@@ -85,7 +85,8 @@ public struct CheckedLink: Sendable, Hashable {
     }
 
     /// `root → library → movies[3] → poster`.
-    public var relPathDescription: String { RelPath.describe(relPath) }
+    /// (Past 16 steps, the middle is counted, not listed: ``RelPath/abbreviatedDescription``.)
+    public var relPathDescription: String { relPath.abbreviatedDescription }
 
     /// A finding about this link: method, URL, rel, rel path, source pointer and referrer are
     /// copied, so the finding belongs to this check (JUnit attaches it to this test case).

@@ -11,7 +11,7 @@ extension CrawlReport {
                 switch member.content {
                 case .value(let value): JSONMember(member.key, value)
                 case .elements(let elements): JSONMember(member.key, .array(Array(elements())))
-                case .checks(let checks): JSONMember(member.key, .array(checks.map(\.jsonValue)))
+                case .checks(let checks, let paths): JSONMember(member.key, .array(checks.map { $0.jsonValue(paths: paths) }))
                 }
             })
     }
@@ -20,8 +20,9 @@ extension CrawlReport {
     enum JSONMemberContent {
         case value(JSONValue)
         case elements(() -> AnySequence<JSONValue>)
-        /// The checks, written directly (millions of them in a large crawl: no value tree each).
-        case checks(CheckList)
+        /// The checks, written directly (millions of them in a large crawl: no value tree each),
+        /// with the table their paths are written against.
+        case checks(CheckList, RelPathTable)
     }
 
     /// The members in schema order; optional members only when present.
@@ -57,9 +58,13 @@ extension CrawlReport {
         let defects = defects
         let findings = findings
         let checks = checks
+        // Every path first (one more pass over spooled checks), so a reader resolves each check's
+        // path as it streams by.
+        let paths = RelPathTable(findings: findings, checks: checks)
+        members.append(("paths", .elements { AnySequence((0..<paths.count).lazy.map(paths.jsonValue(at:))) }))
         members.append(("defects", .elements { AnySequence(defects.lazy.map(\.jsonValue)) }))
-        members.append(("findings", .elements { AnySequence(findings.lazy.map(\.jsonValue)) }))
-        members.append(("checks", .checks(checks)))
+        members.append(("findings", .elements { AnySequence(findings.lazy.map { $0.jsonValue(paths: paths) }) }))
+        members.append(("checks", .checks(checks, paths)))
         if let baseline {
             members.append(
                 (
@@ -84,10 +89,11 @@ extension CrawlReport {
 
         let versionNode = try reader.member(root, "schemaVersion")
         let version = try reader.countValue(versionNode, "schemaVersion")
-        // Version 1 had no defects (they are derived) and no request header names: read as is.
-        guard version == Self.currentSchemaVersion || version == 1 else {
+        // Version 1 had no defects (they are derived) and no request header names; versions 1 and
+        // 2 wrote each whole rel path as `relPath`: read as is.
+        guard (1...Self.currentSchemaVersion).contains(version) else {
             throw reader.error(
-                "unsupported report schemaVersion \(version); this apicheck reads versions 1 and \(Self.currentSchemaVersion)",
+                "unsupported report schemaVersion \(version); this apicheck reads versions 1 to \(Self.currentSchemaVersion)",
                 at: versionNode.position)
         }
 
@@ -118,13 +124,14 @@ extension CrawlReport {
             let object = try reader.object(node, "an error")
             errors.append(CrawlProblem(message: try reader.string(object, "message"), url: try reader.optionalString(object, "url")))
         }
+        let paths = try root["paths"].map { node throws(ReportDecodingError) in try RelPathResolver(node, reader: reader) } ?? RelPathResolver()
         var findings: [Finding] = []
         for node in try reader.array(root, "findings") {
-            findings.append(try Finding(node, reader: reader))
+            findings.append(try Finding(node, reader: reader, paths: paths))
         }
         var checks: [CheckedLink] = []
         for node in try reader.array(root, "checks") {
-            checks.append(try CheckedLink(node, reader: reader))
+            checks.append(try CheckedLink(node, reader: reader, paths: paths))
         }
         var baseline: BaselineSummary?
         if let baselineNode = root["baseline"], !baselineNode.isNull {
@@ -179,9 +186,9 @@ public struct JSONReportRenderer: ReportRenderer {
             switch content {
             case .value(let value):
                 writer.write(value, indent: indent, into: &output)
-            case .checks(let checks):
+            case .checks(let checks, let paths):
                 try writer.writeArray(checks, indent: indent, into: &output) { check, output, indent in
-                    check.writePrettyJSON(indent: indent, into: &output)
+                    check.writePrettyJSON(indent: indent, paths: paths, into: &output)
                     if output.utf8.count >= chunkBytes {
                         try sink(output)
                         output.removeAll(keepingCapacity: true)
@@ -273,7 +280,7 @@ extension CrawlProblem {
 }
 
 extension Finding {
-    fileprivate var jsonValue: JSONValue {
+    fileprivate func jsonValue(paths: RelPathTable) -> JSONValue {
         var members = [
             JSONMember("rule", .string(rule.rawValue)),
             JSONMember("severity", .string(severity.rawValue)),
@@ -284,7 +291,10 @@ extension Finding {
             if let value { members.append(JSONMember(key, .string(value))) }
         }
         optional("rel", rel)
-        members.append(JSONMember("relPath", .array(relPath.map(JSONValue.string))))
+        if let (via, step) = paths.members(of: relPath) {
+            if let via { members.append(JSONMember("via", .number(String(via)))) }
+            members.append(JSONMember("step", .string(step)))
+        }
         optional("referrer", referrer)
         optional("sourcePointer", sourcePointer)
         optional("format", format)
@@ -298,7 +308,7 @@ extension Finding {
         return .object(members)
     }
 
-    fileprivate init(_ node: JSONNode, reader: ReportJSONReader) throws(ReportDecodingError) {
+    fileprivate init(_ node: JSONNode, reader: ReportJSONReader, paths: RelPathResolver) throws(ReportDecodingError) {
         let object = try reader.object(node, "a finding")
         let severityNode = try reader.member(object, "severity")
         guard let severity = Severity(rawValue: try reader.stringValue(severityNode, "severity")) else {
@@ -310,7 +320,7 @@ extension Finding {
             declaredType: try reader.optionalString(object, "declaredType"),
             servedType: try reader.optionalString(object, "servedType"),
             sourcePointer: try reader.optionalString(object, "sourcePointer"),
-            format: try reader.optionalString(object, "format"), relPath: try reader.strings(object, "relPath"),
+            format: try reader.optionalString(object, "format"), relPath: try paths.relPath(of: object, reader: reader),
             referrer: try reader.optionalString(object, "referrer"), expected: try reader.optionalString(object, "expected"),
             actual: try reader.optionalString(object, "actual"), message: try reader.string(object, "message"))
     }
@@ -334,7 +344,7 @@ extension Defect {
 extension CheckedLink {
     /// What ``JSONWriter`` in `.pretty` style writes for ``jsonValue`` at `indent`, byte for
     /// byte (a test holds the two together), without building the value.
-    package func writePrettyJSON(indent: Int, into output: inout String) {
+    package func writePrettyJSON(indent: Int, paths: RelPathTable, into output: inout String) {
         let inner = "\n" + String(repeating: "  ", count: indent + 1)
         func key(_ name: String) {
             output += inner
@@ -351,21 +361,14 @@ extension CheckedLink {
         string("method", method)
         string("url", url)
         if let rel { string("rel", rel) }
-        key("relPath")
-        if relPath.isEmpty {
-            output += "[]"
-        } else {
-            output += "["
-            let element = inner + "  "
-            for (index, label) in relPath.enumerated() {
-                if index > 0 { output += "," }
-                output += element
-                JSONWriter.writeString(label, into: &output)
+        if let (via, step) = paths.members(of: relPath) {
+            if let via {
+                key("via")
+                output += String(via)
+                output += ","
             }
-            output += inner
-            output += "]"
+            string("step", step)
         }
-        output += ","
         if let referrer { string("referrer", referrer) }
         if let sourcePointer { string("sourcePointer", sourcePointer) }
         let reason = outcome.reason
@@ -383,10 +386,13 @@ extension CheckedLink {
         output += "\n" + String(repeating: "  ", count: indent) + "}"
     }
 
-    package var jsonValue: JSONValue {
+    package func jsonValue(paths: RelPathTable) -> JSONValue {
         var members = [JSONMember("method", .string(method)), JSONMember("url", .string(url))]
         if let rel { members.append(JSONMember("rel", .string(rel))) }
-        members.append(JSONMember("relPath", .array(relPath.map(JSONValue.string))))
+        if let (via, step) = paths.members(of: relPath) {
+            if let via { members.append(JSONMember("via", .number(String(via)))) }
+            members.append(JSONMember("step", .string(step)))
+        }
         if let referrer { members.append(JSONMember("referrer", .string(referrer))) }
         if let sourcePointer { members.append(JSONMember("sourcePointer", .string(sourcePointer))) }
         members.append(JSONMember("outcome", .string(outcome.name)))
@@ -396,7 +402,7 @@ extension CheckedLink {
         return .object(members)
     }
 
-    package init(_ node: JSONNode, reader: ReportJSONReader) throws(ReportDecodingError) {
+    package init(_ node: JSONNode, reader: ReportJSONReader, paths: RelPathResolver) throws(ReportDecodingError) {
         let object = try reader.object(node, "a check")
         let outcomeNode = try reader.member(object, "outcome")
         let outcome: Outcome
@@ -415,7 +421,7 @@ extension CheckedLink {
         }
         self.init(
             method: try reader.string(object, "method"), url: try reader.string(object, "url"),
-            rel: try reader.optionalString(object, "rel"), relPath: try reader.strings(object, "relPath"),
+            rel: try reader.optionalString(object, "rel"), relPath: try paths.relPath(of: object, reader: reader),
             referrer: try reader.optionalString(object, "referrer"), sourcePointer: try reader.optionalString(object, "sourcePointer"),
             outcome: outcome, statusCode: statusCode, duration: try reader.optionalDuration(object, "durationSeconds"))
     }

@@ -19,7 +19,7 @@ import Foundation
 /// not depend on the order concurrent work finished in. Times are kept to the millisecond.
 public struct CrawlReport: Sendable, Hashable {
     /// The version of the JSON report format this library writes.
-    public static let currentSchemaVersion = 2
+    public static let currentSchemaVersion = 3
 
     /// The JSON report format version (see docs/reports.md); ``currentSchemaVersion`` for new reports.
     public var schemaVersion: Int

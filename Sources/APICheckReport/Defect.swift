@@ -29,8 +29,12 @@ public struct Defect: Sendable, Hashable {
     public var severity: Severity
     /// What is wrong and how to fix it, said once.
     public var title: String
-    /// The shapes (rel paths, indices stripped) the occurrences were found at, in order.
+    /// The shapes (rel paths, indices stripped) the occurrences were found at, in order: the
+    /// first ``placesListed``, so a defect down a deep chain (a shape per depth, each as long as
+    /// the chain) does not make the report grow with the square of the depth.
     public var places: [String]
+    /// How many places a defect lists at most.
+    public static let placesListed = 20
     /// Every finding of this defect, in report order.
     public var occurrences: [Finding]
     /// A shell command that reproduces the first occurrence (see ``Reproduction``).
@@ -63,7 +67,7 @@ extension Defect {
         return order.compactMap { key -> Defect? in
             guard let occurrences = groups[key], let first = occurrences.first else { return nil }
             var places: [String] = []
-            for finding in occurrences {
+            for finding in occurrences where places.count < Defect.placesListed {
                 let shape = RelPath.shape(finding.relPath)
                 if !places.contains(shape) { places.append(shape) }
             }
@@ -161,38 +165,6 @@ enum MessageTemplate {
                 characters = characters.dropFirst()
             }
         }
-        return output
-    }
-}
-
-extension RelPath {
-    /// The rel path with indices stripped: `["library", "movies[9].self", "poster"]` →
-    /// `root → library → movies[*].self → poster`.
-    public static func shape(_ rels: [String]) -> String {
-        describe(rels.map(stripIndices))
-    }
-
-    private static func stripIndices(_ label: String) -> String {
-        guard label.contains("[") else { return label }
-        var output = ""
-        var inIndex = false
-        var digits = ""
-        for character in label {
-            if inIndex {
-                if character == "]" {
-                    output += digits.allSatisfy(\.isNumber) && !digits.isEmpty ? "[*]" : "[\(digits)]"
-                    inIndex = false
-                    digits = ""
-                } else {
-                    digits.append(character)
-                }
-            } else if character == "[" {
-                inIndex = true
-            } else {
-                output.append(character)
-            }
-        }
-        if inIndex { output += "[" + digits }
         return output
     }
 }

@@ -37,7 +37,7 @@ public struct Finding: Sendable, Hashable {
     /// The hypermedia format the link was read from (`HAL`, `JSON:API`, `Siren`, `Link header`, …).
     public var format: String?
     /// The rels followed from the root to reach this link, e.g. `["library", "movies[3]", "poster"]`.
-    public var relPath: [String]
+    public var relPath: RelPath
     /// The resource the link was found on; `nil` for the root.
     public var referrer: String?
     /// What the rule expected, short (`2xx`, `image/jpeg`).
@@ -58,7 +58,7 @@ public struct Finding: Sendable, Hashable {
         servedType: String? = nil,
         sourcePointer: String? = nil,
         format: String? = nil,
-        relPath: [String] = [],
+        relPath: RelPath = .root,
         referrer: String? = nil,
         expected: String? = nil,
         actual: String? = nil,
@@ -81,7 +81,8 @@ public struct Finding: Sendable, Hashable {
     }
 
     /// `root → library → movies[3] → poster`.
-    public var relPathDescription: String { RelPath.describe(relPath) }
+    /// (Past 16 steps, the middle is counted, not listed: ``RelPath/abbreviatedDescription``.)
+    public var relPathDescription: String { relPath.abbreviatedDescription }
 
     /// A stable identity for baselines and SARIF: the same problem at the same place gets the
     /// same fingerprint in every run, whatever its severity or message wording.
@@ -131,12 +132,4 @@ package struct LinkKey: Hashable, Sendable {
     package var rel: String?
     package var sourcePointer: String?
     package var referrer: String?
-}
-
-/// Renders the path of rels that led from the root to a link.
-public enum RelPath {
-    /// `["library", "movies[3]", "poster"]` → `root → library → movies[3] → poster`; `[]` → `root`.
-    public static func describe(_ rels: [String]) -> String {
-        (["root"] + rels).joined(separator: " → ")
-    }
 }

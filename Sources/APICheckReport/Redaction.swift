@@ -142,7 +142,7 @@ public struct Redaction: Sendable, Hashable {
         result.declaredType = finding.declaredType.map(text)
         result.servedType = finding.servedType.map(text)
         result.rel = finding.rel.map(text)
-        result.relPath = texts(finding.relPath)
+        result.relPath = relPath(finding.relPath)
         return result
     }
 
@@ -153,7 +153,7 @@ public struct Redaction: Sendable, Hashable {
         result.referrer = check.referrer.map(url)
         result.sourcePointer = check.sourcePointer.map(text)
         result.rel = check.rel.map(text)
-        result.relPath = texts(check.relPath)
+        result.relPath = relPath(check.relPath)
         switch check.outcome {
         case .notChecked(let reason): result.outcome = .notChecked(reason: text(reason))
         case .skipped(let reason): result.outcome = .skipped(reason: text(reason))
@@ -189,11 +189,11 @@ public struct Redaction: Sendable, Hashable {
     // MARK: Internals
 
     /// `texts` redacted; the same array when nothing in it changes.
-    private func texts(_ texts: [String]) -> [String] {
-        guard let first = texts.firstIndex(where: { text($0) != $0 }) else { return texts }
-        var result = texts
-        for index in first..<result.count { result[index] = text(result[index]) }
-        return result
+    /// The path itself (its storage still shared) unless a label needs redacting.
+    private func relPath(_ path: RelPath) -> RelPath {
+        let labels = path.labels
+        guard labels.contains(where: { text($0) != $0 }) else { return path }
+        return RelPath(labels.map(text))
     }
 
     private func containsSecret(_ text: String) -> Bool {

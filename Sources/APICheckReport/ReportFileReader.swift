@@ -22,14 +22,25 @@ extension CrawlReport {
         let rest: [UInt8]
         do {
             var scanner = try ReportFileScanner(path: path, reader: reader, maximumBytesBesideChecks: maximumBytesBesideChecks)
-            rest = try scanner.scan { element, line, column throws(ReportDecodingError) in
-                do throws(ReportDecodingError) {
-                    let node = try reader.parse(element, maximumBytes: element.count)
-                    checks.append(try CheckedLink(node, reader: reader))
-                } catch {
-                    throw error.shifted(line: line, column: column)
-                }
-            }
+            // The writer puts `paths` before `checks`; a check naming a path of a table not read yet
+            // is out of range, and says so.
+            var paths = RelPathResolver()
+            rest = try scanner.scan(
+                paths: { table, line, column throws(ReportDecodingError) in
+                    do throws(ReportDecodingError) {
+                        paths = try RelPathResolver(try reader.parse(table, maximumBytes: table.count), reader: reader)
+                    } catch {
+                        throw error.shifted(line: line, column: column)
+                    }
+                },
+                check: { element, line, column throws(ReportDecodingError) in
+                    do throws(ReportDecodingError) {
+                        let node = try reader.parse(element, maximumBytes: element.count)
+                        checks.append(try CheckedLink(node, reader: reader, paths: paths))
+                    } catch {
+                        throw error.shifted(line: line, column: column)
+                    }
+                })
         }
         self = try CrawlReport(decoding: rest, path: path, maximumBytes: maximumBytesBesideChecks + 64)
         let builder = CheckListBuilder(directory: directory, memoryLimit: 50_000)
@@ -85,7 +96,10 @@ struct ReportFileScanner {
     /// Scans the file; returns the document without its checks: every other byte where it was,
     /// so errors in it have the file's line and column, and an empty `checks` array (the lines the
     /// checks took kept as newlines, up to a million, so what follows keeps its lines too).
-    mutating func scan(check: (_ element: [UInt8], _ line: Int, _ column: Int) throws(ReportDecodingError) -> Void) throws(ReportDecodingError) -> [UInt8] {
+    mutating func scan(
+        paths: (_ table: [UInt8], _ line: Int, _ column: Int) throws(ReportDecodingError) -> Void,
+        check: (_ element: [UInt8], _ line: Int, _ column: Int) throws(ReportDecodingError) -> Void
+    ) throws(ReportDecodingError) -> [UInt8] {
         defer { close(descriptor) }
         // A byte-order mark (a report re-saved on Windows) is skipped, as the JSON parser does.
         sink = .none
@@ -111,6 +125,7 @@ struct ReportFileScanner {
             let keyStart = rest.count
             try captureString()
             let isChecks = rest[keyStart...].elementsEqual("\"checks\"".utf8)
+            let isPaths = rest[keyStart...].elementsEqual("\"paths\"".utf8)
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
             skipWhitespace()
@@ -118,7 +133,9 @@ struct ReportFileScanner {
                 advance()
                 try scanChecks(check)
             } else {
+                let (valueStart, valueLine, valueColumn) = (rest.count, line, column)
                 try captureValue(depth: 0)
+                if isPaths { try paths(Array(rest[valueStart...]), valueLine, valueColumn) }
             }
             guard rest.count <= maximumBytesBesideChecks else { throw error("more than \(maximumBytesBesideChecks) bytes beside the checks") }
         }

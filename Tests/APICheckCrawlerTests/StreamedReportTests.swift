@@ -118,16 +118,17 @@ import Testing
 @Suite struct CheckJSONWritingTests {
     @Test(arguments: [
         CheckedLink(url: "http://x/", outcome: .passed),
-        CheckedLink(method: "POST", url: "http://x/\"q\"\u{2028}", rel: "ü", relPath: ["root", "items[2]"], referrer: "http://x/r", sourcePointer: "/_links/a", outcome: .failed, statusCode: 404, duration: .milliseconds(12)),
+        CheckedLink(method: "POST", url: "http://x/\"q\"\u{2028}", rel: "ü", relPath: ["library", "items[2]", "poster"], referrer: "http://x/r", sourcePointer: "/_links/a", outcome: .failed, statusCode: 404, duration: .milliseconds(12)),
         CheckedLink(url: "http://x/", rel: nil, relPath: ["a"], referrer: nil, sourcePointer: nil, outcome: .skipped(reason: "why\n"), statusCode: nil, duration: .seconds(2)),
         CheckedLink(url: "http://x/", outcome: .notChecked(reason: "needs variables: id"), statusCode: 200),
     ])
     func theDirectWriterWritesWhatTheValueWriterWrites(_ check: CheckedLink) {
+        let paths = RelPathTable(findings: [], checks: [check])
         for indent in [0, 2] {
             var direct = ""
-            check.writePrettyJSON(indent: indent, into: &direct)
+            check.writePrettyJSON(indent: indent, paths: paths, into: &direct)
             var tree = ""
-            JSONWriter(style: .pretty).write(check.jsonValue, indent: indent, into: &tree)
+            JSONWriter(style: .pretty).write(check.jsonValue(paths: paths), indent: indent, into: &tree)
             #expect(direct == tree)
         }
     }

@@ -17,7 +17,7 @@ import Testing
     }
 
     private func check(_ path: String, _ relPath: [String], status: Int = 200) -> CheckedLink {
-        CheckedLink(url: origin + path, rel: relPath.last, relPath: relPath, outcome: .passed, statusCode: status)
+        CheckedLink(url: origin + path, rel: relPath.last, relPath: RelPath(relPath), outcome: .passed, statusCode: status)
     }
 
     private func crawl(_ checks: [CheckedLink]) -> CrawlReport {

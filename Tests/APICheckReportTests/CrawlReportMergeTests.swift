@@ -74,7 +74,7 @@ import Testing
         var otherTool = base
         otherTool.tool.name = "linkcheck"
         var otherVersion = base
-        otherVersion.schemaVersion = 3
+        otherVersion.schemaVersion = 2
 
         #expect(throws: ReportMergeError.noReports) { try CrawlReport.merging([]) }
         let root = #expect(throws: ReportMergeError.self) { try CrawlReport.merging([base, otherRoot]) }
@@ -83,7 +83,7 @@ import Testing
         #expect(rules?.description.contains("rule configuration differs") == true)
         #expect(throws: ReportMergeError.self) { try CrawlReport.merging([base, otherTool]) }
         let version = #expect(throws: ReportMergeError.self) { try CrawlReport.merging([base, otherVersion]) }
-        #expect(version?.description.contains("schemaVersion differs ('2' and '3')") == true)
+        #expect(version?.description.contains("schemaVersion differs ('3' and '2')") == true)
 
         var threeWay = base
         threeWay.shard = Shard(index: 1, count: 3)

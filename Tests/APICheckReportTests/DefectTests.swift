@@ -20,7 +20,7 @@ import Testing
 
     @Test func brokenLinksAreOneDefectPerRelMethodAndStatus() {
         func broken(_ url: String, rel: String, status: String, path: [String]) -> Finding {
-            Finding(rule: .linkResolves, url: url, rel: rel, relPath: path, expected: "a 2xx response", actual: status, message: "the link answers \(status)")
+            Finding(rule: .linkResolves, url: url, rel: rel, relPath: RelPath(path), expected: "a 2xx response", actual: status, message: "the link answers \(status)")
         }
         let defects = Defect.cluster([
             broken("https://h/poster/1", rel: "poster", status: "500", path: ["library", "movies[1].poster"]),
@@ -53,7 +53,7 @@ import Testing
 
     @Test func placeScopedRulesSplitByShape() {
         func notSelf(_ path: [String]) -> Finding {
-            Finding(rule: .selfConsistent, url: "https://h/x", rel: "self", relPath: path, message: "the self link names https://h/y, not the resource fetched (https://h/x)")
+            Finding(rule: .selfConsistent, url: "https://h/x", rel: "self", relPath: RelPath(path), message: "the self link names https://h/y, not the resource fetched (https://h/x)")
         }
         #expect(Defect.cluster([notSelf(["products[1]"]), notSelf(["products[2]"]), notSelf(["carts[1]"])]).map(\.count) == [2, 1])
     }

@@ -36,7 +36,7 @@ import Testing
     @Test func schemaDescribesEveryMemberWeWrite() throws {
         let schema = try JSONParser().parseValue(Array(try read("schemas/report.schema.json").utf8))
         let everything = Finding(
-            rule: .typeMatches, url: "u", rel: "r", declaredType: "d", servedType: "s", sourcePointer: "/p", format: "HAL", relPath: ["r"],
+            rule: .typeMatches, url: "u", rel: "r", declaredType: "d", servedType: "s", sourcePointer: "/p", format: "HAL", relPath: ["x", "r"],
             referrer: "f", expected: "e", actual: "a", message: "m")
         var report = SampleReports.report(
             findings: [everything], checks: SampleReports.checks, errors: [CrawlProblem(message: "m", url: "u")], shard: Shard(index: 1, count: 2))
@@ -61,6 +61,11 @@ import Testing
             for check in checks { checkKeys.formUnion(keys(check)) }
         }
         #expect(checkKeys == keys(schema.value(at: "/$defs/check/properties")))
+        var stepKeys = Set<String>()
+        if case .array(let steps)? = written["paths"] {
+            for step in steps { stepKeys.formUnion(keys(step)) }
+        }
+        #expect(stepKeys == keys(schema.value(at: "/$defs/pathStep/properties")))
         #expect(strings(schema.value(at: "/$defs/ruleId/enum")) == Set(RuleID.allCases.map(\.rawValue)))
         #expect(schema.value(at: "/properties/schemaVersion/const") == .number(String(CrawlReport.currentSchemaVersion)))
     }

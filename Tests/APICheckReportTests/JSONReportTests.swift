@@ -15,7 +15,7 @@ import Testing
             ])
         let expected = """
             {
-              "schemaVersion": 2,
+              "schemaVersion": 3,
               "tool": {
                 "name": "apicheck",
                 "version": "1.0.0"
@@ -60,6 +60,7 @@ import Testing
                 "infrastructureErrors": 0
               },
               "errors": [],
+              "paths": [],
               "defects": [
                 {
                   "id": "\(Defect.id(of: report.findings[0]))",
@@ -83,9 +84,7 @@ import Testing
                   "method": "GET",
                   "url": "https://h/a",
                   "rel": "a",
-                  "relPath": [
-                    "a"
-                  ],
+                  "step": "a",
                   "referrer": "https://h/",
                   "sourcePointer": "/_links/a",
                   "expected": "2xx",
@@ -100,9 +99,7 @@ import Testing
                   "method": "GET",
                   "url": "https://h/a",
                   "rel": "a",
-                  "relPath": [
-                    "a"
-                  ],
+                  "step": "a",
                   "referrer": "https://h/",
                   "sourcePointer": "/_links/a",
                   "outcome": "failed",
@@ -146,14 +143,14 @@ import Testing
         #expect(
             members.map(\.key) == [
                 "schemaVersion", "tool", "command", "root", "startTime", "durationSeconds", "shard", "exitCode", "configuration", "counts", "errors",
-                "defects", "findings", "checks",
+                "paths", "defects", "findings", "checks",
             ])
     }
 
     @Test(arguments: [
         ("{", "reports/a.json:1:2: error: unexpected end of document inside an object"),
         ("[]", "reports/a.json:1:1: error: expected the report to be an object, found an array"),
-        (#"{"schemaVersion": 3}"#, "reports/a.json:1:19: error: unsupported report schemaVersion 3; this apicheck reads versions 1 and 2"),
+        (#"{"schemaVersion": 4}"#, "reports/a.json:1:19: error: unsupported report schemaVersion 4; this apicheck reads versions 1 to 3"),
         (#"{"schemaVersion": "1"}"#, #"reports/a.json:1:19: error: expected a non-negative integer for "schemaVersion", found a string"#),
         (#"{"schemaVersion": 1}"#, #"reports/a.json:1:1: error: missing member "tool""#),
     ])

@@ -39,7 +39,7 @@ struct ContractRules {
     /// `nil` when its target belongs to another shard. `methodSlot` gives the method check for an
     /// unsafe link in scope (the crawl sends or probes those once all links are known).
     func discover(
-        _ link: Link, _ resolved: ResolvedTarget, relPath: [String], referrer: String, methodSlot: (Link, URL, String) -> Int
+        _ link: Link, _ resolved: ResolvedTarget, relPath: RelPath, referrer: String, methodSlot: (Link, URL, String) -> Int
     ) -> (PendingCheck, [Finding])? {
         let (resolution, target, targetKey) = (resolved.resolution, resolved.target, resolved.normalisedKey)
         guard options.shard.map({ $0.contains(url: targetKey) }) ?? true else { return nil }
@@ -247,7 +247,7 @@ struct ContractRules {
 
     /// The findings about a fetched resource itself (its type, its own links), found as it
     /// arrives; none for a resource of another shard.
-    func evaluateResource(_ record: ResourceRecord, relPath: [String]) -> [Finding] {
+    func evaluateResource(_ record: ResourceRecord, relPath: RelPath) -> [Finding] {
         guard options.shard.map({ $0.contains(url: record.entry.normalisedKey) }) ?? true else { return [] }
         var findings: [Finding] = []
         let url = record.finalURL?.absoluteString ?? record.entry.url

@@ -15,7 +15,7 @@ struct CrawlSampler {
 
     /// Counts a resource reached by `relPath`; `nil` when it is to be fetched, else the reason it
     /// is left out.
-    mutating func admit(_ relPath: [String]) -> String? {
+    mutating func admit(_ relPath: RelPath) -> String? {
         guard let size else { return nil }
         let kind = RelPath.shape(relPath)
         var count = counts[kind] ?? (seen: 0, checked: 0)

@@ -58,7 +58,7 @@ struct CrawlState {
         let referrer = record.finalURLString
         let labels = Crawler.labels(of: links)
         for (link, label) in zip(links, labels) {
-            let linkRelPath = relPath + [label]
+            let linkRelPath = relPath.appending(label)
             let resolved = ResolvedTarget(link, variables: options.variables)
             if let (check, found) = rules.discover(link, resolved, relPath: linkRelPath, referrer: referrer, methodSlot: { methodSlot(for: $0, url: $1, key: $2) }) {
                 pending.append(check)
@@ -69,7 +69,7 @@ struct CrawlState {
     }
 
     private mutating func queueTarget(
-        of link: Link, _ resolved: ResolvedTarget, label: String, relPath: [String], from record: ResourceRecord, referrer: String,
+        of link: Link, _ resolved: ResolvedTarget, label: String, relPath: RelPath, from record: ResourceRecord, referrer: String,
         into frontier: inout CrawlFrontier
     ) {
         guard link.method == "GET" || link.method == "HEAD", case .url(let target) = resolved.resolution else { return }

@@ -151,6 +151,7 @@ struct RelPathTree {
     private var parents: [Int32] = []
     private var labels: [UInt32] = []
     private var table = StringTable()
+    private var recent: [Int32: RelPath] = [:]
 
     /// The root's (empty) path.
     static let root: Int32 = -1
@@ -161,13 +162,27 @@ struct RelPathTree {
         return Int32(parents.count - 1)
     }
 
-    func path(_ node: Int32) -> [String] {
-        var result: [String] = []
+    /// The path of `node`. Paths read back recently are kept (a few thousand), so the paths of
+    /// the links on one page, and of a chain's next page, share their parent's storage.
+    mutating func path(_ node: Int32) -> RelPath {
+        guard node >= 0 else { return .root }
+        if let known = recent[node] { return known }
+        var pending: [Int32] = []
+        var path = RelPath.root
         var current = node
         while current >= 0 {
-            result.append(table[labels[Int(current)]])
+            if let known = recent[current] {
+                path = known
+                break
+            }
+            pending.append(current)
             current = parents[Int(current)]
         }
-        return result.reversed()
+        if recent.count + pending.count > 4096 { recent.removeAll(keepingCapacity: true) }
+        for step in pending.reversed() {
+            path = path.appending(table[labels[Int(step)]])
+            recent[step] = path
+        }
+        return path
     }
 }

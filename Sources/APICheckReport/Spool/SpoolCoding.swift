@@ -148,7 +148,7 @@ extension CheckedLink: SortableSpoolRecord {
         encoder.string(method)
         encoder.string(url)
         encoder.optionalString(rel)
-        encoder.strings(relPath)
+        encoder.strings(relPath.labels)
         encoder.optionalString(referrer)
         encoder.optionalString(sourcePointer)
         switch outcome {
@@ -173,7 +173,7 @@ extension CheckedLink: SortableSpoolRecord {
         let method = try decoder.string()
         let url = try decoder.string()
         let rel = try decoder.optionalString()
-        let relPath = try decoder.strings()
+        let relPath = RelPath(try decoder.strings())
         let referrer = try decoder.optionalString()
         let sourcePointer = try decoder.optionalString()
         let outcome: Outcome

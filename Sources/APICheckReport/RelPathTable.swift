@@ -1,0 +1,145 @@
+import APICheckJSON
+
+/// The JSON report's `paths` table (schema version 3): every rel path that leads to a resource
+/// on which a reported link or finding was found, written once as its last step and the entry of
+/// the path it extends, parents first. A finding or check names the entry of the path before its
+/// last step (`via`) and that step (`step`), so a report grows with the number of links, not
+/// with their depth (a 4,000-deep chain repeated its whole path in every check: 258 MB).
+///
+/// Entries are numbered in the order findings, then checks, first name them, so two runs that
+/// found the same things write the same table.
+package final class RelPathTable {
+    /// Each entry's last step and the entry it extends (-1: a step from the root).
+    package private(set) var steps: [String] = []
+    package private(set) var parents: [Int32] = []
+    /// Open addressing over entry numbers (-1: empty), hashed on (parent, step).
+    private var buckets = [Int32](repeating: -1, count: 1024)
+    /// Nodes recently looked up, held (so their identifiers stay theirs) and bounded: a path
+    /// shared in memory is found without walking it again.
+    private var recent: [ObjectIdentifier: (node: RelPath.Node, id: Int32)] = [:]
+    private static let recentLimit = 4096
+
+    package init() {}
+
+    /// The table for a report's findings and checks (the paths that lead to their referrers).
+    package convenience init(findings: some Sequence<Finding>, checks: some Sequence<CheckedLink>) {
+        self.init()
+        for finding in findings { add(finding.relPath) }
+        for check in checks { add(check.relPath) }
+    }
+
+    package var count: Int { steps.count }
+
+    /// Adds the path `relPath` extends (its parent), with that path's own parents.
+    package func add(_ relPath: RelPath) {
+        if let parent = relPath.node?.parent { _ = id(of: parent) }
+    }
+
+    /// The `via` and `step` of `relPath` (none for the root; no `via` for a step from the root).
+    package func members(of relPath: RelPath) -> (via: Int32?, step: String)? {
+        guard let node = relPath.node else { return nil }
+        return (node.parent.map { id(of: $0) }, node.label)
+    }
+
+    /// Entry `index` as written in `paths`.
+    package func jsonValue(at index: Int) -> JSONValue {
+        var members = [JSONMember("step", .string(steps[index]))]
+        if parents[index] >= 0 { members.append(JSONMember("via", .number(String(parents[index])))) }
+        return .object(members)
+    }
+
+    /// The entry of the path ending at `node`, added with its parents when new.
+    private func id(of node: RelPath.Node) -> Int32 {
+        if let known = recent[ObjectIdentifier(node)] { return known.id }
+        var pending: [RelPath.Node] = []
+        var parent: Int32 = -1
+        var current: RelPath.Node? = node
+        while let step = current {
+            if let known = recent[ObjectIdentifier(step)] {
+                parent = known.id
+                break
+            }
+            pending.append(step)
+            current = step.parent
+        }
+        if recent.count + pending.count > Self.recentLimit { recent.removeAll(keepingCapacity: true) }
+        for step in pending.reversed() {
+            parent = intern(step.label, under: parent)
+            recent[ObjectIdentifier(step)] = (step, parent)
+        }
+        return parent
+    }
+
+    private func intern(_ step: String, under parent: Int32) -> Int32 {
+        if steps.count * 2 >= buckets.count { grow() }
+        let mask = buckets.count - 1
+        var slot = Self.slot(step, parent) & mask
+        while buckets[slot] >= 0 {
+            let id = Int(buckets[slot])
+            if parents[id] == parent, steps[id] == step { return Int32(id) }
+            slot = (slot + 1) & mask
+        }
+        buckets[slot] = Int32(steps.count)
+        steps.append(step)
+        parents.append(parent)
+        return Int32(steps.count - 1)
+    }
+
+    private func grow() {
+        buckets = [Int32](repeating: -1, count: buckets.count * 2)
+        let mask = buckets.count - 1
+        for id in steps.indices {
+            var slot = Self.slot(steps[id], parents[id]) & mask
+            while buckets[slot] >= 0 { slot = (slot + 1) & mask }
+            buckets[slot] = Int32(id)
+        }
+    }
+
+    private static func slot(_ step: String, _ parent: Int32) -> Int {
+        var hasher = Hasher()
+        hasher.combine(parent)
+        hasher.combine(step)
+        return hasher.finalize()
+    }
+}
+
+/// Reads rel paths back from a report: the `paths` table of version 3, or the `relPath` arrays
+/// of versions 1 and 2.
+package struct RelPathResolver: Sendable {
+    private var paths: [RelPath] = []
+
+    package init() {}
+
+    /// The table in `paths`; each entry may only extend an earlier one.
+    package init(_ node: JSONNode, reader: ReportJSONReader) throws(ReportDecodingError) {
+        guard case .array(let entries) = node.kind else {
+            throw reader.error("expected \"paths\" to be an array, found \(node.typeName)", at: node.position)
+        }
+        paths.reserveCapacity(entries.count)
+        for entry in entries {
+            let object = try reader.object(entry, "a path")
+            paths.append(try relPath(object, reader: reader, step: "step", required: true))
+        }
+    }
+
+    /// The rel path of a finding or check: `via` and `step`, or (versions 1 and 2) `relPath`.
+    package func relPath(of object: JSONNode, reader: ReportJSONReader) throws(ReportDecodingError) -> RelPath {
+        if object["relPath"] != nil { return RelPath(try reader.strings(object, "relPath")) }
+        return try relPath(object, reader: reader, step: "step", required: false)
+    }
+
+    private func relPath(_ object: JSONNode, reader: ReportJSONReader, step key: String, required: Bool) throws(ReportDecodingError) -> RelPath {
+        guard let step = try reader.optionalString(object, key) else {
+            if required { _ = try reader.member(object, key) }
+            if let via = object["via"] { throw reader.error("\"via\" without \"step\"", at: via.position) }
+            return .root
+        }
+        guard let viaNode = object["via"] else { return RelPath.root.appending(step) }
+        let via = try reader.countValue(viaNode, "via")
+        guard via < paths.count else {
+            let known = paths.isEmpty ? "\"paths\" has no entries before it" : "\"paths\" has \(paths.count) \(paths.count == 1 ? "entry" : "entries") before it"
+            throw reader.error("\"via\" is \(via), but \(known)", at: viaNode.position)
+        }
+        return paths[via].appending(step)
+    }
+}
