@@ -55,6 +55,37 @@ import Testing
         #expect(checks(report, endingWith: "/hostile/drip").first?["outcome"] == "notChecked")
     }
 
+    /// A `next` chain 300 deep: each path is written once, so the report grows with the links,
+    /// not with the square of the depth (version 2 wrote about 1.8 MB here, the 4,000-deep chain
+    /// of `Benchmarks/attacks.py` 258.6 MB); every path still reads back whole.
+    @Test func aDeepChainsReportWritesEachPathOnce() throws {
+        let upstream = try PythonUpstream()
+        let result = try CLI.run(["crawl", upstream.baseURL + "/hostile/chain/1", "--max-depth", "400", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.utf8.count < 400_000, "\(result.stdout.utf8.count) bytes for 599 checks")
+        let report = try report(result)
+        guard case .array(let paths)? = report["paths"], case .array(let allChecks)? = report["checks"] else {
+            Issue.record("no paths or checks")
+            return
+        }
+        func steps(via: JSONValue?) -> [String] {
+            var steps: [String] = []
+            var current = via
+            while case .number(let index)? = current, let entry = Int(index), entry < paths.count, steps.count <= paths.count {
+                if case .string(let step)? = paths[entry]["step"] { steps.append(step) }
+                current = paths[entry]["via"]
+            }
+            return steps.reversed()
+        }
+        let deepest = try #require(checks(report, endingWith: "/hostile/chain/300").first { $0["rel"] == "next" })
+        if case .string(let step)? = deepest["step"] {
+            #expect(steps(via: deepest["via"]) + [step] == Array(repeating: "next", count: 299), "root → next × 299 (chain/1 is the root)")
+        } else {
+            Issue.record("the deepest check has no step")
+        }
+        #expect(paths.count == 299 && allChecks.count == 599, "300 self and 299 next links: \(paths.count) paths, \(allChecks.count) checks")
+    }
+
     @Test func aServerOutOfDescriptorsBacksOffKeepsServingAndAcceptsAgain() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-fds-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
