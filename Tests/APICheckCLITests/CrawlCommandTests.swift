@@ -169,10 +169,7 @@ import Testing
         try crawl.run()
         Thread.sleep(forTimeInterval: 1.5)
         kill(crawl.processIdentifier, signal)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while crawl.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(!crawl.isRunning, "the crawl did not stop")
-        if crawl.isRunning { crawl.terminate() }
+        #expect(crawl.finish(within: .seconds(10)), "the crawl did not stop")
         #expect(crawl.terminationStatus == 2)
         let json = try JSONParser().parseValue(Array(try Data(contentsOf: report)))
         guard case .string(let message)? = json.value(at: "/errors/0/message") else {

@@ -36,6 +36,7 @@ import FoundationNetworking
 
         deinit {
             if process.isRunning { process.terminate() }
+            process.finish(within: .seconds(10))
             try? FileManager.default.removeItem(at: stdout)
             try? FileManager.default.removeItem(at: stderr)
         }
@@ -60,9 +61,7 @@ import FoundationNetworking
         /// Sends `signal` and waits for the exit status.
         func stop(_ signal: Int32 = SIGTERM, timeout: Duration = .seconds(20)) -> Int32? {
             kill(process.processIdentifier, signal)
-            let deadline = ContinuousClock.now + timeout
-            while process.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            return process.isRunning ? nil : process.terminationStatus
+            return process.finish(within: timeout) ? process.terminationStatus : nil
         }
 
         /// Resident memory in KiB, from /proc.
