@@ -31,8 +31,6 @@ struct URLKey: Hashable, Sendable {
     }
 
     var high: UInt64 { UInt64(first) << 32 | UInt64(second) }
-    /// Which of ``SummaryTable``'s 256 dictionaries holds it (the top byte: uniform).
-    var shard: Int { Int(first >> 24) }
     var low: UInt64 { UInt64(third) }
 }
 
@@ -74,28 +72,9 @@ struct ResourceSummary: Sendable {
     var milliseconds: UInt32 = 0
 }
 
-/// The summaries by key, in 256 dictionaries chosen by the key's top byte. Each grows on its own,
-/// so the index never holds two copies of itself: one dictionary doubling at 786,432 URLs held
-/// its old and new storage at once (28 + 56 MB), the crawl's peak at a million resources.
-struct SummaryTable {
-    private var shards = [[URLKey: ResourceSummary]](repeating: [:], count: 256)
-    private(set) var count = 0
-
-    subscript(key: URLKey) -> ResourceSummary? {
-        get { shards[key.shard][key] }
-        set {
-            let shard = key.shard
-            let before = shards[shard].count
-            // Mutated in place through the array's accessor: the dictionary is not copied.
-            shards[shard][key] = newValue
-            count += shards[shard].count - before
-        }
-    }
-}
-
 /// Every URL the crawl has queued, fetched or skipped, by ``URLKey``, with its ``ResourceSummary``.
 struct ResourceIndex {
-    private var summaries = SummaryTable()
+    private var summaries: [URLKey: ResourceSummary] = [:]
     private var strings = StringTable()
 
     var count: Int { summaries.count }
