@@ -85,6 +85,7 @@ extension ReportCommand {
         }
 
         func run() throws {
+            try refuseAFileGivenTwice()
             var decoded: [ReadReport] = []
             for path in reports { decoded.append(try read(path)) }
             let merged: CrawlReport
@@ -95,6 +96,24 @@ extension ReportCommand {
             }
             let code = try options.emit(merged)
             if code != 0 { throw ExitCode(code) }
+        }
+
+        /// The same file twice (however spelled) would be a shard given twice "compared with"
+        /// itself; say what happened instead.
+        private func refuseAFileGivenTwice() throws(UsageError) {
+            var seen: [String: String] = [:]
+            for path in reports {
+                var info = stat()
+                guard stat(path, &info) == 0 else { continue }
+                let identity = "\(info.st_dev):\(info.st_ino)"
+                if let first = seen[identity] {
+                    let spelled = first == path ? "" : " (as \(first))"
+                    throw UsageError(
+                        path: path, message: "this report is given twice\(spelled)",
+                        note: "give each shard's report once, e.g. 'apicheck report merge shard-*.json'")
+                }
+                seen[identity] = path
+            }
         }
 
         private struct ReadReport {

@@ -319,6 +319,18 @@ import Testing
         #expect(withError.stdout.contains("::error title=apicheck%3A crawl error::time limit reached"), "\(withError.stdout)")
     }
 
+    @Test func aFileGivenTwiceIsNamedAsSuch() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let shards = try Self.writeShards(in: folder)
+        let again = folder.url.appendingPathComponent("sub/../shard-1.json").path
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let result = try Self.merge([shards[0], shards[1], again])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(again): error: this report is given twice (as \(shards[0]))"), "\(result.stderr)")
+        #expect(!result.stderr.contains("compared with"), "\(result.stderr)")
+    }
+
     @Test func redactsCredentialsLeftInShardReports() throws {
         let folder = try Folder()
         defer { folder.remove() }
