@@ -68,7 +68,9 @@ extension Defect {
             guard let occurrences = groups[key], let first = occurrences.first else { return nil }
             var places: [String] = []
             for finding in occurrences where places.count < Defect.placesListed {
-                let shape = RelPath.shape(finding.relPath)
+                // Abbreviated past 16 steps: a defect per depth of a deep chain would otherwise
+                // list a place as long as the chain each.
+                let shape = RelPath.abbreviatedShape(finding.relPath)
                 if !places.contains(shape) { places.append(shape) }
             }
             return Defect(

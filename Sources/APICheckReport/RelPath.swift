@@ -113,6 +113,19 @@ public struct RelPath: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence, 
             .joined(separator: " → ")
     }
 
+    /// ``shape(_:)`` for people, abbreviated as ``abbreviatedDescription`` is (defect places).
+    public static func abbreviatedShape(_ path: RelPath) -> String {
+        guard path.count > stepsShownWhole else { return shape(path) }
+        let labels = path.labels
+        let hidden = labels.count - 2 * stepsShownAtEachEnd
+        return (["root"] + labels.prefix(stepsShownAtEachEnd).map(stripIndices) + ["… \(hidden) more …"]
+            + labels.suffix(stepsShownAtEachEnd).map(stripIndices)).joined(separator: " → ")
+    }
+
+    /// The deepest path a report is read with (and `crawl --max-depth` allows): a crafted
+    /// report could otherwise name a path millions of steps deep from every check.
+    public static let maximumDepth = 10_000
+
     private static let stepsShownWhole = 16
     private static let stepsShownAtEachEnd = 6
 

@@ -137,8 +137,15 @@ package struct RelPathResolver: Sendable {
         guard let viaNode = object["via"] else { return RelPath.root.appending(step) }
         let via = try reader.countValue(viaNode, "via")
         guard via < paths.count else {
-            let known = paths.isEmpty ? "\"paths\" has no entries before it" : "\"paths\" has \(paths.count) \(paths.count == 1 ? "entry" : "entries") before it"
+            // The streaming reader resolves checks as they go by: a report whose members were
+            // reordered (`jq -S` sorts keys) has its checks before its paths.
+            let known = paths.isEmpty
+                ? "no \"paths\" entry comes before it (\"paths\" must come before \"findings\" and \"checks\", as apicheck writes them; a tool that sorts keys, such as jq -S, reorders them)"
+                : "\"paths\" has \(paths.count) \(paths.count == 1 ? "entry" : "entries") before it"
             throw reader.error("\"via\" is \(via), but \(known)", at: viaNode.position)
+        }
+        guard paths[via].count < RelPath.maximumDepth else {
+            throw reader.error("a rel path deeper than \(RelPath.maximumDepth) steps (crawl --max-depth allows at most \(RelPath.maximumDepth))", at: viaNode.position)
         }
         return paths[via].appending(step)
     }

@@ -71,7 +71,7 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(name: .customLong("var"), help: ArgumentHelp("A value for templated hrefs and link parameters.", valueName: "name=value"))
     var variables: [String] = []
 
-    @Option(help: "Links further than this many hops from the root are not followed.")
+    @Option(help: "Links further than this many hops from the root are not followed (at most 10000).")
     var maxDepth = 32
 
     @Option(help: "At most this many HTTP requests in all.")
@@ -134,6 +134,9 @@ struct CrawlCommand: AsyncParsableCommand {
         }
         guard concurrency > 0, maxRequests > 0, maxDepth >= 0, timeout > 0, deadline > 0, (ServeCommand.byteCount(maxBody) ?? 0) > 0, maxLinks > 0, maxRedirects >= 0, (sample ?? 1) > 0 else {
             throw ValidationError("--concurrency, --max-requests, --timeout, --deadline, --max-body, --max-links and --sample must be positive.")
+        }
+        guard maxDepth <= RelPath.maximumDepth else {
+            throw ValidationError("--max-depth \(maxDepth) is over \(RelPath.maximumDepth), the deepest rel path a report is read back with.")
         }
         for path in stubs where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("--stubs '\(path)': no such file or folder.")

@@ -139,6 +139,44 @@ import Testing
         return []
     }
 
+    /// A crafted table cannot name a path deeper than crawl's --max-depth allows: every check
+    /// naming it would be spooled with all its steps.
+    @Test func aPathDeeperThanTheLimitIsRefused() throws {
+        func table(_ entries: Int) -> String {
+            "[" + (0..<entries).map { $0 == 0 ? #"{"step": "n"}"# : #"{"step": "n", "via": \#($0 - 1)}"# }.joined(separator: ",\n") + "]"
+        }
+        let reader = ReportJSONReader(path: "deep.json")
+        // A path exactly at the limit is read.
+        _ = try RelPathResolver(try reader.parse(Array(table(RelPath.maximumDepth).utf8), maximumBytes: 1 << 24), reader: reader)
+        let error = #expect(throws: ReportDecodingError.self) {
+            try RelPathResolver(try reader.parse(Array(table(RelPath.maximumDepth + 1).utf8), maximumBytes: 1 << 24), reader: reader)
+        }
+        #expect(error?.description == "deep.json:\(RelPath.maximumDepth + 1):22: error: a rel path deeper than 10000 steps (crawl --max-depth allows at most 10000)")
+    }
+
+    /// Checks before their paths (keys sorted by a tool) say so when read a piece at a time.
+    @Test func checksBeforePathsSayWhy() throws {
+        let text = JSONReportRenderer().render(SampleReports.report())
+        guard case .object(var members) = try JSONParser().parseValue(Array(text.utf8)) else { return }
+        let paths = try #require(members.firstIndex { $0.key == "paths" })
+        members.append(members.remove(at: paths))
+        var sorted = ""
+        JSONWriter(style: .pretty).write(.object(members), indent: 0, into: &sorted)
+        #expect(try CrawlReport(decoding: Array(sorted.utf8), path: "sorted.json") == SampleReports.report(), "read whole, the order does not matter")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sorted-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(sorted.utf8).write(to: URL(fileURLWithPath: file))
+        let error = #expect(throws: ReportDecodingError.self) { try CrawlReport(readingFile: file) }
+        #expect(error?.message.contains("\"paths\" must come before \"findings\" and \"checks\"") == true, "\(String(describing: error))")
+    }
+
+    @Test func aDefectDownADeepChainListsAShortPlace() {
+        let deep = RelPath(Array(repeating: "next", count: 4000))
+        let finding = Finding(rule: .selfConsistent, url: "https://h/4000", relPath: deep, message: "the self link names https://h/x, not the resource fetched (https://h/4000)")
+        let defect = Defect.cluster([finding])[0]
+        #expect(defect.places == ["root → next → next → next → next → next → next → … 3988 more … → next → next → next → next → next → next"])
+    }
+
     @Test(arguments: [
         (#""via": 1, "step": "poster""#, #""via": 7, "step": "poster""#, #""via" is 7, but "paths" has 2 entries before it"#),
         (#""via": 1, "step": "poster""#, #""via": 1"#, #""via" without "step""#),
