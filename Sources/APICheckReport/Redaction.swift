@@ -132,6 +132,13 @@ public struct Redaction: Sendable, Hashable {
 
     /// The finding with every URL and text field redacted.
     public func finding(_ finding: Finding) -> Finding {
+        self.finding(finding, relPathRedacted: false)
+    }
+
+    /// The finding redacted; its rel path left as it is when `relPathRedacted` (the crawler
+    /// redacts each label once, when it makes it: a path is otherwise redacted step by step for
+    /// every link found beyond it).
+    package func finding(_ finding: Finding, relPathRedacted: Bool) -> Finding {
         var result = finding
         result.url = url(finding.url)
         result.referrer = finding.referrer.map(url)
@@ -142,18 +149,24 @@ public struct Redaction: Sendable, Hashable {
         result.declaredType = finding.declaredType.map(text)
         result.servedType = finding.servedType.map(text)
         result.rel = finding.rel.map(text)
-        result.relPath = relPath(finding.relPath)
+        if !relPathRedacted { result.relPath = relPath(finding.relPath) }
         return result
     }
 
     /// The check with every URL and text field redacted.
     public func check(_ check: CheckedLink) -> CheckedLink {
+        self.check(check, relPathRedacted: false)
+    }
+
+    /// The check redacted; its rel path left as it is when `relPathRedacted` (see
+    /// ``finding(_:relPathRedacted:)``).
+    package func check(_ check: CheckedLink, relPathRedacted: Bool) -> CheckedLink {
         var result = check
         result.url = url(check.url)
         result.referrer = check.referrer.map(url)
         result.sourcePointer = check.sourcePointer.map(text)
         result.rel = check.rel.map(text)
-        result.relPath = relPath(check.relPath)
+        if !relPathRedacted { result.relPath = relPath(check.relPath) }
         switch check.outcome {
         case .notChecked(let reason): result.outcome = .notChecked(reason: text(reason))
         case .skipped(let reason): result.outcome = .skipped(reason: text(reason))

@@ -47,6 +47,23 @@ func json(_ text: String, status: Int = 200, headers: [HTTPHeader] = []) -> Fetc
         #expect(report.exitCode == .success)
     }
 
+    /// A secret in a rel (an extension rel is a URL) is redacted in every rel path that passes
+    /// through it: once, when the crawl makes the label, for the checks and findings beyond it.
+    @Test func aSecretInARelIsRedactedInEveryPathBeyondIt() async throws {
+        let rel = "https://rels.example.com/orders?token=s3cret"
+        let api = [
+            "https://api.example.com/": json(#"{"_links":{"\#(rel)":{"href":"/orders"}}}"#),
+            "https://api.example.com/orders": json(#"{"_links":{"self":{"href":"/orders"},"gone":{"href":"/gone"}}}"#),
+        ]
+        var options = CrawlOptions(root: URL(string: "https://api.example.com/")!)
+        options.redaction.registerHeader(name: "Authorization", value: "s3cret")
+        let report = await Crawler(fetcher: TableFetcher(api), options: options).run()
+        let gone = try #require(report.findings.first { $0.rel == "gone" })
+        #expect(gone.relPath == ["https://rels.example.com/orders?token=REDACTED", "gone"])
+        #expect(report.checks.allSatisfy { !$0.relPath.labels.joined().contains("s3cret") })
+        #expect(!JSONReportRenderer().render(report).contains("s3cret"))
+    }
+
     @Test func withCredentialsAChallengeIsAnErrorAndCredentialsStayOnTheirOrigin() async throws {
         let fetcher = TableFetcher(Self.api)
         var options = CrawlOptions(root: URL(string: "https://api.example.com/")!, headers: [HTTPHeader(name: "Authorization", value: "Bearer s3cret")])

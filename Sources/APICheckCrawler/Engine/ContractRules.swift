@@ -60,7 +60,8 @@ struct ContractRules {
         }
         func pending() -> (PendingCheck, [Finding]) {
             if !findings.isEmpty, case .passed = check.outcome { check.outcome = .failed }
-            let redacted = options.redaction.check(check)
+            // Its path's labels were redacted when the crawl made them (CrawlState.consume).
+            let redacted = options.redaction.check(check, relPathRedacted: true)
             return (
                 PendingCheck(check: redacted, hasFindings: !findings.isEmpty, declaredType: link.type, format: link.format.displayName, awaiting: awaiting),
                 findings

@@ -56,7 +56,9 @@ struct CrawlState {
             findings.append(finding)
         }
         let referrer = record.finalURLString
-        let labels = Crawler.labels(of: links)
+        // Redacted once here: every rel path is made of these labels, and its checks and findings
+        // then skip redacting it step by step.
+        let labels = Crawler.labels(of: links).map { options.redaction.text($0) }
         for (link, label) in zip(links, labels) {
             let linkRelPath = relPath.appending(label)
             let resolved = ResolvedTarget(link, variables: options.variables)

@@ -150,7 +150,7 @@ public struct Crawler: Sendable {
         if cutBodies > 0 { logger.notice("\(cutBodies == 1 ? "1 body was" : "\(cutBodies) bodies were") longer than --max-body (\(options.maximumBodyBytes) bytes): raise --max-body") }
         let cutPages = state.findings.filter { $0.rule == .crawlLimit && $0.sourcePointer != nil }.count
         if cutPages > 0 { logger.notice("\(cutPages == 1 ? "1 response had" : "\(cutPages) responses had") more links than --max-links (\(options.maximumLinksPerResponse)): raise --max-links") }
-        report.setFindings(options.rules.apply(to: state.findings + linkFindings + limitFindings).map { redaction.finding($0) })
+        report.setFindings(options.rules.apply(to: state.findings + linkFindings + limitFindings).map { redaction.finding($0, relPathRedacted: true) })
         report.setErrors(problems.map { CrawlProblem(message: redaction.text($0.message), url: $0.url.map(redaction.url)) })
         report.requestHeaderNames = options.headers.map(\.name)
         report.sampling = state.sampler.kinds
