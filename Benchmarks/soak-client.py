@@ -347,6 +347,20 @@ def rss_kib(pid):
     return 0
 
 
+async def report_progress(load, pid, rss_samples, describe):
+    """Every second, samples the server's RSS into rss_samples; every 10 s, prints a progress line
+    to stderr (describe(elapsed) adds the run's own counters)."""
+    last_print = 0.0
+    while True:
+        await asyncio.sleep(1.0)
+        elapsed = time.monotonic() - load.t0
+        rss_samples.append((round(elapsed, 2), load.done, rss_kib(pid)))
+        if elapsed - last_print >= 10:
+            last_print = elapsed
+            print(f"  {elapsed:6.1f} s  {load.done:>9,} responses  {describe(elapsed)}  RSS {rss_samples[-1][2] / 1024:.1f} MiB",
+                  file=sys.stderr, flush=True)
+
+
 def hwm_kib(pid):
     try:
         with open(f"/proc/{pid}/status") as handle:
@@ -657,18 +671,8 @@ def run_soak(args):
     load = Load(args.port, paths, args.connections, check, requests=total, on_response=on_response)
 
     async def main():
-        async def sampler():
-            last_print = 0.0
-            while True:
-                await asyncio.sleep(1.0)
-                elapsed = time.monotonic() - load.t0
-                rss_samples.append((round(elapsed, 2), load.done, rss_kib(args.pid)))
-                if elapsed - last_print >= 10:
-                    last_print = elapsed
-                    print(f"  {elapsed:6.1f} s  {load.done:>9,} responses  {load.done / elapsed:8.0f} req/s  "
-                          f"errors {sum(load.errors.values())}  RSS {rss_samples[-1][2] / 1024:.1f} MiB", file=sys.stderr, flush=True)
-
-        task = asyncio.ensure_future(sampler())
+        task = asyncio.ensure_future(report_progress(
+            load, args.pid, rss_samples, lambda elapsed: f"{load.done / elapsed:8.0f} req/s  errors {sum(load.errors.values())}"))
         try:
             await asyncio.wait_for(load.run(), args.max_seconds)
         except asyncio.TimeoutError:
@@ -795,18 +799,9 @@ def run_reload(args):
     rss_samples = []
 
     async def main():
-        async def sampler():
-            last_print = 0.0
-            while True:
-                await asyncio.sleep(1.0)
-                elapsed = time.monotonic() - load.t0
-                rss_samples.append((round(elapsed, 2), load.done, rss_kib(args.pid)))
-                if elapsed - last_print >= 10:
-                    last_print = elapsed
-                    print(f"  {elapsed:6.1f} s  {load.done:>9,} responses  A {counts['A']:,} B {counts['B']:,}  errors {sum(load.errors.values())}  "
-                          f"rewrites {sum(rewriter.rewrites.values())}  RSS {rss_samples[-1][2] / 1024:.1f} MiB", file=sys.stderr, flush=True)
-
-        task = asyncio.ensure_future(sampler())
+        task = asyncio.ensure_future(report_progress(
+            load, args.pid, rss_samples,
+            lambda _: f"A {counts['A']:,} B {counts['B']:,}  errors {sum(load.errors.values())}  rewrites {sum(rewriter.rewrites.values())}"))
         rewriter.start()
         try:
             await asyncio.wait_for(load.run(), args.duration + 60)
