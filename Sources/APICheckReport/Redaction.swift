@@ -201,7 +201,6 @@ public struct Redaction: Sendable, Hashable {
 
     // MARK: Internals
 
-    /// `texts` redacted; the same array when nothing in it changes.
     /// The path itself (its storage still shared) unless a label needs redacting.
     private func relPath(_ path: RelPath) -> RelPath {
         let labels = path.labels
