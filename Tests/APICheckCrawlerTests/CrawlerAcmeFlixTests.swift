@@ -1,6 +1,7 @@
 import APICheckCrawler
 import APICheckModel
 import APICheckReport
+import APICheckResponder
 import APICheckStubFiles
 import Foundation
 import Testing
@@ -72,5 +73,23 @@ import Testing
         let many = try await Self.crawl("stubs/acmeflix") { $0.concurrency = 64 }
         #expect(one.findings == many.findings)
         #expect(one.checks.map(\.url) == many.checks.map(\.url))
+    }
+}
+
+extension CrawlerAcmeFlixTests {
+    /// A crawl of stubs in memory reads no journal: its own responder keeps none (one that kept
+    /// the last 100,000 requests held 60 MB of a 100,000-resource crawl). A responder passed in
+    /// keeps its own.
+    @Test func anInMemoryCrawlKeepsNoJournalUnlessGivenOne() async throws {
+        let loaded = StubLoader().load([Repository.path("stubs/acmeflix")])
+        let options = CrawlOptions(root: try #require(URL(string: "http://localhost:3000/")))
+        let own = StubSetFetcher(stubs: loaded.stubSet)
+        let report = await Crawler(fetcher: own, options: options).run()
+        #expect(report.statistics.requests > 10)
+        #expect(own.responder.journal.count == 0)
+
+        let kept = StubSetFetcher(responder: StubResponder(stubs: loaded.stubSet))
+        let again = await Crawler(fetcher: kept, options: options).run()
+        #expect(kept.responder.journal.count == again.statistics.requests)
     }
 }

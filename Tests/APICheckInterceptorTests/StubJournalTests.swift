@@ -20,6 +20,15 @@ import Testing
         #expect(paths(page.entries) == ["/3", "/4"])
     }
 
+    @Test func aJournalOfNoCapacityKeepsNothing() {
+        for journal in [StubJournal.none, StubJournal(capacity: 0, shards: 4)] {
+            for index in 0..<5 { journal.record(entry("/\(index)"), shard: index) }
+            #expect(journal.count == 0)
+            #expect(journal.all.isEmpty)
+            #expect(journal.entries(offset: 0, limit: 10).total == 0)
+        }
+    }
+
     @Test func shardsMergeInRecordingOrder() {
         let journal = StubJournal(capacity: 100, shards: 3)
         #expect(journal.shardCount == 3)

@@ -17,8 +17,10 @@ public struct StubSetFetcher: CrawlFetcher {
         self.responder = responder
     }
 
+    /// A fetcher of its own responder, which journals nothing (a crawl reads no journal; pass a
+    /// responder of your own to keep one).
     public init(stubs: StubSet, scenarios: ScenarioSelection = [:]) {
-        self.init(responder: StubResponder(stubs: stubs, scenarios: scenarios))
+        self.init(responder: StubResponder(stubs: stubs, scenarios: scenarios, journal: .none))
     }
 
     public var isLive: Bool { false }
