@@ -137,7 +137,11 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// what choosing a stub needs; the values are bound only for the stub chosen, when read.
     /// A literal pattern compares the whole path (a decoded `%2F` in it is not a separator).
     func matches(_ path: PathSegments) -> Bool {
-        if kind == .literal { return storage.literalBytes.withUnsafeBufferPointer { $0.bytesEqual(path.bytes) } }
+        if kind == .literal {
+            // A native string's UTF-8 is contiguous; the copy is never made on any platform we run on.
+            return storage.literalPath.utf8.withContiguousStorageIfAvailable { $0.bytesEqual(path.bytes) }
+                ?? Array(storage.literalPath.utf8).withUnsafeBufferPointer { $0.bytesEqual(path.bytes) }
+        }
         var bindings: [String: String]? = nil
         return storage.run(path, &bindings)
     }
@@ -201,7 +205,6 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         let kind: Kind
         let segments: [Segment]
         let literalPath: String
-        let literalBytes: [UInt8]
         /// The segments compiled for matching: trivial steps over one byte pool, so trying a
         /// pattern reads no enum payloads and retains nothing.
         let steps: [Step]
@@ -229,7 +232,6 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
                     return ""
                 }.joined(separator: "/")
                 : text
-            literalBytes = kind == .literal ? Array(literalPath.utf8) : []
             var steps: [Step] = []
             var pool: [UInt8] = []
             var names: [String] = []

@@ -269,7 +269,7 @@ package struct JSONStubDecoder {
                     context.error("response header \"\(pair.name)\" needs a value", at: location(pair.position, context))
                     return nil
                 }
-                return HTTPHeader(name: pair.name, value: value)
+                return HTTPHeader(name: context.repeatedStrings.shared(pair.name), value: context.repeatedStrings.shared(value))
             }
         }
         if let value = node["cookies"] {

@@ -13,12 +13,17 @@ package struct StubFileContext {
     package private(set) var diagnostics: [Diagnostic] = []
     /// Real paths of files the stubs refer to (bodies, templates): these are assets, not stubs.
     private(set) var references: [String] = []
+    /// Shared with the other files the same thread decodes.
+    let repeatedStrings: RepeatedStrings
 
-    package init(displayPath: String, folder: String, root: StubRoot, options: StubLoadOptions) {
+    package init(
+        displayPath: String, folder: String, root: StubRoot, options: StubLoadOptions, repeatedStrings: RepeatedStrings = RepeatedStrings()
+    ) {
         self.displayPath = displayPath
         self.folder = folder
         self.root = root
         self.options = options
+        self.repeatedStrings = repeatedStrings
     }
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
@@ -155,4 +160,25 @@ package struct StubFileContext {
     }
 
     func stubID(index: Int) -> String { "\(displayPath)#\(index)" }
+}
+
+/// Header values repeat across the files of a stub set (`application/hal+json` in each of
+/// 100,000 generated files): the files one thread decodes share one copy of each, instead of a
+/// heap string per stub (6 MB of such a set). Not thread-safe: one per decoding thread.
+package final class RepeatedStrings {
+    private var known: Set<String> = []
+    /// Bounded: a set whose values are all different stops sharing, not growing.
+    private static let limit = 4096
+
+    package init() {}
+
+    /// `string`, or an equal one seen before. Strings of up to 15 UTF-8 bytes are stored inline
+    /// (nothing to share) and long ones rarely repeat.
+    func shared(_ string: String) -> String {
+        let count = string.utf8.count
+        guard count > 15, count <= 256 else { return string }
+        if let index = known.firstIndex(of: string) { return known[index] }
+        if known.count < Self.limit { known.insert(string) }
+        return string
+    }
 }

@@ -194,12 +194,16 @@ public struct StubLoader: Sendable {
     private func decodeAll(_ candidates: [Candidate]) -> [FileResult] {
         let processors = ProcessInfo.processInfo.activeProcessorCount
         guard options.concurrent, processors > 1, candidates.count >= 64 else {
-            return candidates.map(decode)
+            let repeatedStrings = RepeatedStrings()
+            return candidates.map { decode($0, repeatedStrings: repeatedStrings) }
         }
         let chunkCount = min(candidates.count, processors * 8)
         let chunks = Mutex<[Int: [FileResult]]>([:])
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let results = candidates[Self.chunk(chunk, of: chunkCount, splitting: candidates.count)].map(decode)
+            let repeatedStrings = RepeatedStrings()
+            let results = candidates[Self.chunk(chunk, of: chunkCount, splitting: candidates.count)].map {
+                decode($0, repeatedStrings: repeatedStrings)
+            }
             chunks.withLock { $0[chunk] = results }
         }
         return chunks.withLock { finished in (0..<chunkCount).flatMap { finished[$0] ?? [] } }
@@ -211,12 +215,13 @@ public struct StubLoader: Sendable {
         (index * count / chunkCount)..<((index + 1) * count / chunkCount)
     }
 
-    private func decode(_ candidate: Candidate) -> FileResult {
+    private func decode(_ candidate: Candidate, repeatedStrings: RepeatedStrings) -> FileResult {
         var context = StubFileContext(
             displayPath: candidate.displayPath,
             folder: FileSystem.parent(of: candidate.realPath),
             root: candidate.root,
-            options: options
+            options: options,
+            repeatedStrings: repeatedStrings
         )
         let location = SourceLocation(path: candidate.displayPath)
         guard let bytes = readBounded(candidate.realPath, context: &context, location: location) else {

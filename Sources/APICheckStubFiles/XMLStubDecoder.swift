@@ -105,7 +105,7 @@ package struct XMLStubDecoder {
                     context.error("<header name=\"\(name)\"> needs a value attribute", at: location(header, context))
                     continue
                 }
-                headers.append(HTTPHeader(name: name, value: value))
+                headers.append(HTTPHeader(name: context.repeatedStrings.shared(name), value: context.repeatedStrings.shared(value)))
             }
         }
 

@@ -35,6 +35,28 @@ import Testing
         #expect(Set(loaded.stubSet.stubs.map(\.name)).count == count)
     }
 
+    /// Files decoded on one thread share one copy of a repeated header value (a generated
+    /// 100,000-file set held a heap string per file), and values stay what the files say.
+    @Test func repeatedHeaderValuesAreStoredOnce() throws {
+        let folder = try TemporaryFolder()
+        for index in 0..<3 {
+            try folder.write(
+                "s\(index).json",
+                #"{"request": {"path": "/s/\#(index)"}, "response": {"status": 200, "headers": {"Content-Type": "application/hal+json; charset=utf-8", "ETag": "\"an-etag-of-file-\#(index)\""}}}"#)
+        }
+        let loaded = StubLoader(options: StubLoadOptions(concurrent: false)).load([folder.path])
+        let headers = loaded.stubSet.stubs.map(\.response.headers)
+        #expect(headers.map { $0.first { $0.name == "ETag" }?.value } == (0..<3).map { "\"an-etag-of-file-\($0)\"" })
+        var types = headers.compactMap { $0.first { $0.name == "Content-Type" }?.value }
+        #expect(types == Array(repeating: "application/hal+json; charset=utf-8", count: 3))
+        let storage = types.indices.map { types[$0].withUTF8 { $0.baseAddress } }
+        #expect(Set(storage).count == 1)
+
+        let strings = RepeatedStrings()
+        for index in 0..<5000 { _ = strings.shared("a value that never repeats \(index)") }
+        #expect(strings.shared("a value seen once the set is full") == "a value seen once the set is full")
+    }
+
     @Test func chunksSplitEveryCountExactlyOnce() {
         for count in 0...300 {
             for chunkCount in 1...max(1, min(count, 32)) {
