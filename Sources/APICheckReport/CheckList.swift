@@ -70,6 +70,14 @@ public struct CheckList: Sequence, Sendable, Hashable, ExpressibleByArrayLiteral
         return false
     }
 
+    /// Each spooled check's rel path labels, in order, read without decoding the rest of each
+    /// check (the report's `paths` table reads every check once more); `nil` when the checks are
+    /// in memory or are transformed as they are read.
+    var relPathLabels: LazyMapSequence<SpooledRecords<CheckedLink.RelPathLabels>, [String]>? {
+        guard case .spooled(let records) = storage, transform == nil else { return nil }
+        return records.reading(as: CheckedLink.RelPathLabels.self).lazy.map(\.labels)
+    }
+
     /// The checks held in memory, if they are.
     var inMemory: [CheckedLink]? {
         if case .memory(let checks) = storage { return checks }

@@ -11,7 +11,8 @@ extension CrawlReport {
                 switch member.content {
                 case .value(let value): JSONMember(member.key, value)
                 case .elements(let elements): JSONMember(member.key, .array(Array(elements())))
-                case .checks(let checks, let paths): JSONMember(member.key, .array(checks.map { $0.jsonValue(paths: paths) }))
+                case .checks(let checks, let paths):
+                    JSONMember(member.key, .array(checks.enumerated().map { $1.jsonValue(path: paths.members(ofCheck: $0, $1)) }))
                 }
             })
     }
@@ -187,8 +188,10 @@ public struct JSONReportRenderer: ReportRenderer {
             case .value(let value):
                 writer.write(value, indent: indent, into: &output)
             case .checks(let checks, let paths):
+                var index = 0
                 try writer.writeArray(checks, indent: indent, into: &output) { check, output, indent in
-                    check.writePrettyJSON(indent: indent, paths: paths, into: &output)
+                    check.writePrettyJSON(indent: indent, path: paths.members(ofCheck: index, check), into: &output)
+                    index += 1
                     if output.utf8.count >= chunkBytes {
                         try sink(output)
                         output.removeAll(keepingCapacity: true)
@@ -343,8 +346,9 @@ extension Defect {
 
 extension CheckedLink {
     /// What ``JSONWriter`` in `.pretty` style writes for ``jsonValue`` at `indent`, byte for
-    /// byte (a test holds the two together), without building the value.
-    package func writePrettyJSON(indent: Int, paths: RelPathTable, into output: inout String) {
+    /// byte (a test holds the two together), without building the value. `path`: the check's
+    /// `via` and `step` in the report's `paths` table.
+    package func writePrettyJSON(indent: Int, path: (via: Int32?, step: String)?, into output: inout String) {
         let inner = "\n" + String(repeating: "  ", count: indent + 1)
         func key(_ name: String) {
             output += inner
@@ -361,7 +365,7 @@ extension CheckedLink {
         string("method", method)
         string("url", url)
         if let rel { string("rel", rel) }
-        if let (via, step) = paths.members(of: relPath) {
+        if let (via, step) = path {
             if let via {
                 key("via")
                 output += String(via)
@@ -386,10 +390,10 @@ extension CheckedLink {
         output += "\n" + String(repeating: "  ", count: indent) + "}"
     }
 
-    package func jsonValue(paths: RelPathTable) -> JSONValue {
+    package func jsonValue(path: (via: Int32?, step: String)?) -> JSONValue {
         var members = [JSONMember("method", .string(method)), JSONMember("url", .string(url))]
         if let rel { members.append(JSONMember("rel", .string(rel))) }
-        if let (via, step) = paths.members(of: relPath) {
+        if let (via, step) = path {
             if let via { members.append(JSONMember("via", .number(String(via)))) }
             members.append(JSONMember("step", .string(step)))
         }

@@ -18,6 +18,9 @@ package final class RelPathTable {
     /// shared in memory is found without walking it again.
     private var recent: [ObjectIdentifier: (node: RelPath.Node, id: Int32)] = [:]
     private static let recentLimit = 4096
+    /// The last path ``add(labels:)`` added, and its entries.
+    private var previousLabels: [String] = []
+    private var previousIDs: [Int32] = []
 
     package init() {}
 
@@ -28,11 +31,65 @@ package final class RelPathTable {
         for check in checks { add(check.relPath) }
     }
 
+    /// The table for a report's findings and checks; spooled checks are read for their paths
+    /// alone, as labels (decoding each whole, into a path of its own, doubled the cost).
+    package convenience init(findings: some Sequence<Finding>, checks: CheckList) {
+        self.init()
+        for finding in findings { add(finding.relPath) }
+        checkVias.reserveCapacity(checks.count)
+        if let labels = checks.relPathLabels {
+            for path in labels { checkVias.append(add(labels: path)) }
+        } else {
+            for check in checks { checkVias.append(via(of: check.relPath)) }
+        }
+    }
+
+    /// The `via` of each check in the order the table was built from them (``Self/fromRoot``
+    /// for a step from the root, ``Self/noPath`` for the root): writing the checks again looks
+    /// none up (4 bytes a check; looking each up again was 6% of a crawl of stubs).
+    private var checkVias: [Int32] = []
+    private static let fromRoot: Int32 = -1
+    private static let noPath: Int32 = -2
+
+    /// The `via` and `step` of the `index`-th check the table was built from, `check`.
+    package func members(ofCheck index: Int, _ check: CheckedLink) -> (via: Int32?, step: String)? {
+        guard index < checkVias.count, let step = check.relPath.last else { return members(of: check.relPath) }
+        let via = checkVias[index]
+        return (via >= 0 ? via : nil, step)
+    }
+
+    private func via(of relPath: RelPath) -> Int32 {
+        guard let node = relPath.node else { return Self.noPath }
+        return node.parent.map { id(of: $0) } ?? Self.fromRoot
+    }
+
     package var count: Int { steps.count }
 
     /// Adds the path `relPath` extends (its parent), with that path's own parents.
     package func add(_ relPath: RelPath) {
         if let parent = relPath.node?.parent { _ = id(of: parent) }
+    }
+
+    /// Adds the path of all but the last of `labels` (the parent of the path they name), with
+    /// its parents: what ``add(_:)`` adds for a path read back as labels.
+    @discardableResult
+    package func add(labels: [String]) -> Int32 {
+        guard labels.count > 1 else { return labels.isEmpty ? Self.noPath : Self.fromRoot }
+        // Checks in a row often share the first steps of their paths: those are not looked up again.
+        var parent: Int32 = -1
+        var shared = 0
+        while shared < min(labels.count - 1, previousLabels.count), labels[shared] == previousLabels[shared] {
+            parent = previousIDs[shared]
+            shared += 1
+        }
+        previousLabels.removeSubrange(shared...)
+        previousIDs.removeSubrange(shared...)
+        for label in labels[shared..<(labels.count - 1)] {
+            parent = intern(label, under: parent)
+            previousLabels.append(label)
+            previousIDs.append(parent)
+        }
+        return parent
     }
 
     /// The `via` and `step` of `relPath` (none for the root; no `via` for a step from the root).

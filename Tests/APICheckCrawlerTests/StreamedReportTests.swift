@@ -126,9 +126,9 @@ import Testing
         let paths = RelPathTable(findings: [], checks: [check])
         for indent in [0, 2] {
             var direct = ""
-            check.writePrettyJSON(indent: indent, paths: paths, into: &direct)
+            check.writePrettyJSON(indent: indent, path: paths.members(of: check.relPath), into: &direct)
             var tree = ""
-            JSONWriter(style: .pretty).write(check.jsonValue(paths: paths), indent: indent, into: &tree)
+            JSONWriter(style: .pretty).write(check.jsonValue(path: paths.members(of: check.relPath)), indent: indent, into: &tree)
             #expect(direct == tree)
         }
     }

@@ -57,6 +57,37 @@ import Testing
         #expect(table.members(of: ["top"])! == (via: nil, step: "top"))
         #expect(table.members(of: .root) == nil)
     }
+    /// Spooled checks are read for their paths alone (labels, not whole checks): the table and
+    /// each check's `via` are what reading whole checks gives, and a damaged file is still
+    /// noticed by the list (its report is then incomplete).
+    @Test func aSpooledListsTableIsReadFromItsPathsAlone() throws {
+        let paths: [RelPath] = [
+            .root, ["a"], ["a", "b[1]"], ["a", "b[1]", "c"], ["a", "b[2]", "c"], ["x", "y", "z", "w"], ["a", "b[1]", "d"], ["x", "y", "q"],
+        ]
+        let checks = paths.enumerated().map { index, path in
+            CheckedLink(url: "https://h/\(index)", rel: path.last, relPath: path, referrer: "https://h/", sourcePointer: nil, outcome: .passed, statusCode: 200, duration: nil)
+        }
+        let builder = CheckListBuilder(directory: SpoolDirectory(), memoryLimit: 2)
+        for check in checks { builder.append(check) }
+        let list = builder.finish()
+        #expect(list.isSpooled && list.relPathLabels != nil)
+
+        let fromLabels = RelPathTable(findings: [], checks: list)
+        let fromChecks = RelPathTable(findings: [], checks: Array(list))
+        #expect(fromLabels.steps == fromChecks.steps && fromLabels.parents == fromChecks.parents)
+        #expect(fromLabels.steps == ["a", "b[1]", "b[2]", "x", "y", "z"])
+        for (index, check) in list.enumerated() {
+            let recorded = fromLabels.members(ofCheck: index, check)
+            let lookedUp = fromChecks.members(of: check.relPath)
+            #expect(recorded?.via == lookedUp?.via && recorded?.step == lookedUp?.step, "check \(index)")
+        }
+        #expect(list.readFailure == nil)
+
+        guard case .spooled(let records) = list.storage else { return }
+        #expect(truncate(records.path, 9) == 0)
+        _ = RelPathTable(findings: [], checks: list)
+        #expect(list.readFailure != nil)
+    }
 }
 
 /// The JSON report writes each rel path once (schema version 3), reads it back, and still reads

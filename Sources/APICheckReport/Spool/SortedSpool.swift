@@ -184,8 +184,13 @@ package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequ
     }
 }
 
+/// Spooled records that learn why a pass over them stopped early.
+package protocol SpoolReadFailures: AnyObject, Sendable {
+    func recordFailure(_ error: any Error)
+}
+
 /// Values written in order to one spool file, read back as often as needed.
-package final class SpooledRecords<Element: SpoolRecord>: Sequence, @unchecked Sendable {
+package final class SpooledRecords<Element: SpoolRecord>: Sequence, SpoolReadFailures, @unchecked Sendable {
     @usableFromInline let path: String
     package let count: Int
     @usableFromInline let directory: SpoolDirectory
@@ -193,6 +198,7 @@ package final class SpooledRecords<Element: SpoolRecord>: Sequence, @unchecked S
     /// Writes `values` (already in the order wanted) to a new file in `directory`.
     @inlinable package init(writing values: some Sequence<Element>, to directory: SpoolDirectory, name: String) throws(SpoolIOError) {
         self.directory = directory
+        whole = nil
         do {
             path = try directory.newFile(name)
         } catch let error as SpoolIOError {
@@ -207,10 +213,8 @@ package final class SpooledRecords<Element: SpoolRecord>: Sequence, @unchecked S
     }
 
     /// Records already written to `path` by a ``SpoolFileWriter``.
-    @inlinable package init(finishedFile path: String, count: Int, directory: SpoolDirectory) {
-        self.path = path
-        self.count = count
-        self.directory = directory
+    @inlinable package convenience init(finishedFile path: String, count: Int, directory: SpoolDirectory) {
+        self.init(finishedFile: path, count: count, directory: directory, failuresAlsoTo: nil)
     }
 
     /// Why the last reading stopped early, if it did (a file removed or damaged under the
@@ -227,8 +231,25 @@ package final class SpooledRecords<Element: SpoolRecord>: Sequence, @unchecked S
         }
     }
 
-    fileprivate func recordFailure(_ error: any Error) {
+    /// The same records read as `Part`, a record that decodes the start of each and skips the
+    /// rest. A failure to read them is recorded here too (``readFailure``).
+    package func reading<Part: SpoolRecord>(as part: Part.Type) -> SpooledRecords<Part> {
+        SpooledRecords<Part>(finishedFile: path, count: count, directory: directory, failuresAlsoTo: self)
+    }
+
+    @usableFromInline init(finishedFile path: String, count: Int, directory: SpoolDirectory, failuresAlsoTo whole: (any SpoolReadFailures)?) {
+        self.path = path
+        self.count = count
+        self.directory = directory
+        self.whole = whole
+    }
+
+    /// The records this is a view of (``reading(as:)``), which learn of its failures.
+    @usableFromInline let whole: (any SpoolReadFailures)?
+
+    package func recordFailure(_ error: any Error) {
         failure.withLock { $0 = "\(error)" }
+        whole?.recordFailure(error)
     }
 
     package struct Iterator: IteratorProtocol {

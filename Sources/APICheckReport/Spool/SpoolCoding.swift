@@ -118,6 +118,15 @@ package struct SpoolDecoder {
         try bool() ? try string() : nil
     }
 
+    /// Passes over a string without making it.
+    @inlinable package mutating func skipString() throws(SpoolDecodingError) {
+        position += try length()
+    }
+
+    @inlinable package mutating func skipOptionalString() throws(SpoolDecodingError) {
+        if try bool() { try skipString() }
+    }
+
     @inlinable package mutating func optionalInt() throws(SpoolDecodingError) -> Int? {
         try bool() ? try int() : nil
     }
@@ -194,5 +203,25 @@ extension CheckedLink: SortableSpoolRecord {
         self.init(
             method: method, url: url, rel: rel, relPath: relPath, referrer: referrer, sourcePointer: sourcePointer, outcome: outcome,
             statusCode: statusCode, duration: duration)
+    }
+}
+
+extension CheckedLink {
+    /// A spooled check's rel path labels alone, the rest of the record unread: the report's
+    /// `paths` table needs only these, from every check (see ``CheckList/relPathLabels``).
+    struct RelPathLabels: SpoolRecord {
+        let labels: [String]
+
+        init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError) {
+            try decoder.skipString()  // method
+            try decoder.skipString()  // url
+            try decoder.skipOptionalString()  // rel
+            labels = try decoder.strings()
+        }
+
+        func encode(into encoder: inout SpoolEncoder) {
+            // Only read: the records are written as whole checks.
+            encoder.strings(labels)
+        }
     }
 }
