@@ -304,3 +304,35 @@ import Testing
         #expect(try CrawlReport(readingFile: path) == report)
     }
 }
+
+/// The crawl's visited set, split in dictionaries that grow one at a time.
+@Suite struct ResourceIndexTests {
+    @Test func keysAreCountedOnceAndFoundAgainWhateverTheirShard() {
+        var index = ResourceIndex()
+        let keys = (0..<10_000).map { URLKey(normalised: "http://h/r/\($0)") }
+        var inserted = 0
+        for key in keys where index.insertQueued(key) { inserted += 1 }
+        #expect(inserted == keys.count)
+        #expect(index.count == keys.count)
+        var again = 0
+        for key in keys where index.insertQueued(key) { again += 1 }
+        #expect(again == 0)
+        #expect(index.count == keys.count)
+        index.recordSkipped(keys[7], reason: "outside the shard")
+        #expect(index.count == keys.count)
+        let other = URLKey(normalised: "http://h/other")
+        #expect(!index.contains(other))
+        index.recordSkipped(other, reason: "outside the shard")
+        #expect(index.contains(other) && index.count == keys.count + 1)
+        guard case .skipped(let reason, _) = index.outcome(of: keys[7]) else {
+            Issue.record("expected the skip recorded for the key")
+            return
+        }
+        #expect(reason == "outside the shard")
+        guard case .skipped(let queued, _) = index.outcome(of: keys[8]) else {
+            Issue.record("expected a queued key to read as not fetched")
+            return
+        }
+        #expect(queued.hasPrefix("not fetched"))
+    }
+}

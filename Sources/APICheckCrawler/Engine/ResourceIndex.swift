@@ -73,18 +73,36 @@ struct ResourceSummary: Sendable {
 }
 
 /// Every URL the crawl has queued, fetched or skipped, by ``URLKey``, with its ``ResourceSummary``.
+///
+/// In 64 dictionaries by the key's low bits, so that each grows alone: one dictionary of a
+/// million entries doubled at once, holding its old and new storage together (29 + 58 MB), and
+/// that moment was a 1,000,000-resource crawl's peak (158 MB against 130 MB on either side).
 struct ResourceIndex {
-    private var summaries: [URLKey: ResourceSummary] = [:]
+    private var shards = [[URLKey: ResourceSummary]](repeating: [:], count: Self.shardCount)
     private var strings = StringTable()
+    private(set) var count = 0
 
-    var count: Int { summaries.count }
+    private static let shardCount = 64
 
-    func contains(_ key: URLKey) -> Bool { summaries[key] != nil }
+    private static func shard(_ key: URLKey) -> Int { Int(truncatingIfNeeded: key.low) & (shardCount - 1) }
+
+    private subscript(key: URLKey) -> ResourceSummary? {
+        get { shards[Self.shard(key)][key] }
+        set {
+            if let newValue {
+                if shards[Self.shard(key)].updateValue(newValue, forKey: key) == nil { count += 1 }
+            } else if shards[Self.shard(key)].removeValue(forKey: key) != nil {
+                count -= 1
+            }
+        }
+    }
+
+    func contains(_ key: URLKey) -> Bool { self[key] != nil }
 
     /// Marks `key` seen; false when it already was.
     mutating func insertQueued(_ key: URLKey) -> Bool {
-        guard summaries[key] == nil else { return false }
-        summaries[key] = ResourceSummary(state: .queued)
+        guard self[key] == nil else { return false }
+        self[key] = ResourceSummary(state: .queued)
         return true
     }
 
@@ -109,16 +127,16 @@ struct ResourceIndex {
         }
         // Findings at a pointer are about the representation's content, not the answer to the link.
         summary.responseHasFindings = record.findings.contains { $0.sourcePointer == nil }
-        summaries[key] = summary
+        self[key] = summary
     }
 
     mutating func recordSkipped(_ key: URLKey, reason: String) {
-        summaries[key] = ResourceSummary(state: .skipped, text: strings.id(reason))
+        self[key] = ResourceSummary(state: .skipped, text: strings.id(reason))
     }
 
     /// What is known about `key`, readably.
     func outcome(of key: URLKey) -> KnownOutcome? {
-        guard let summary = summaries[key] else { return nil }
+        guard let summary = self[key] else { return nil }
         let duration = Duration.milliseconds(Int64(summary.milliseconds))
         switch summary.state {
         case .queued:
