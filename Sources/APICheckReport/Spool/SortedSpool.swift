@@ -190,27 +190,10 @@ package protocol SpoolReadFailures: AnyObject, Sendable {
 }
 
 /// Values written in order to one spool file, read back as often as needed.
-package final class SpooledRecords<Element: SpoolRecord>: Sequence, SpoolReadFailures, @unchecked Sendable {
+package final class SpooledRecords<Element: SpoolReadable>: Sequence, SpoolReadFailures, @unchecked Sendable {
     @usableFromInline let path: String
     package let count: Int
     @usableFromInline let directory: SpoolDirectory
-
-    /// Writes `values` (already in the order wanted) to a new file in `directory`.
-    @inlinable package init(writing values: some Sequence<Element>, to directory: SpoolDirectory, name: String) throws(SpoolIOError) {
-        self.directory = directory
-        whole = nil
-        do {
-            path = try directory.newFile(name)
-        } catch let error as SpoolIOError {
-            throw error
-        } catch {
-            throw SpoolIOError(message: "\(error)")
-        }
-        let writer = try SpoolFileWriter(path: path)
-        for value in values { try writer.append(value) }
-        try writer.finish()
-        count = writer.count
-    }
 
     /// Records already written to `path` by a ``SpoolFileWriter``.
     @inlinable package convenience init(finishedFile path: String, count: Int, directory: SpoolDirectory) {
@@ -233,7 +216,7 @@ package final class SpooledRecords<Element: SpoolRecord>: Sequence, SpoolReadFai
 
     /// The same records read as `Part`, a record that decodes the start of each and skips the
     /// rest. A failure to read them is recorded here too (``readFailure``).
-    package func reading<Part: SpoolRecord>(as part: Part.Type) -> SpooledRecords<Part> {
+    package func reading<Part: SpoolReadable>(as part: Part.Type) -> SpooledRecords<Part> {
         SpooledRecords<Part>(finishedFile: path, count: count, directory: directory, failuresAlsoTo: self)
     }
 

@@ -4,8 +4,13 @@ import Foundation
 /// ``SpillQueue``), so that what it has found so far does not have to stay in memory.
 ///
 /// The encoding is private to one process: it is never read by another version of the tool.
-package protocol SpoolRecord: Sendable {
+package protocol SpoolRecord: SpoolReadable {
     @inlinable func encode(into encoder: inout SpoolEncoder)
+}
+
+/// A value read from spool records: a ``SpoolRecord`` itself, or a part of one that a pass
+/// needs alone (the rest of each record is skipped, not decoded).
+package protocol SpoolReadable: Sendable {
     @inlinable init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError)
 }
 
@@ -209,7 +214,7 @@ extension CheckedLink: SortableSpoolRecord {
 extension CheckedLink {
     /// A spooled check's rel path labels alone, the rest of the record unread: the report's
     /// `paths` table needs only these, from every check (see ``CheckList/relPathLabels``).
-    struct RelPathLabels: SpoolRecord {
+    struct RelPathLabels: SpoolReadable {
         let labels: [String]
 
         init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError) {
@@ -217,11 +222,6 @@ extension CheckedLink {
             try decoder.skipString()  // url
             try decoder.skipOptionalString()  // rel
             labels = try decoder.strings()
-        }
-
-        func encode(into encoder: inout SpoolEncoder) {
-            // Only read: the records are written as whole checks.
-            encoder.strings(labels)
         }
     }
 }

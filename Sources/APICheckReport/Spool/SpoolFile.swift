@@ -104,7 +104,7 @@ package final class SpoolFileWriter {
 }
 
 /// Reads the framed records of a spool file in order, a chunk at a time.
-package final class SpoolFileReader<Element: SpoolRecord> {
+package final class SpoolFileReader<Element: SpoolReadable> {
     @usableFromInline var descriptor: Int32
     @usableFromInline var bytes: [UInt8] = []
     /// Unread bytes are `bytes[position..<filled]`.
