@@ -164,7 +164,8 @@ package struct StubFileContext {
 
 /// Header values repeat across the files of a stub set (`application/hal+json` in each of
 /// 100,000 generated files): the files one thread decodes share one copy of each, instead of a
-/// heap string per stub (6 MB of such a set). Not thread-safe: one per decoding thread.
+/// heap string per stub (6 MB of such a set). Not thread-safe: one per batch of files a thread
+/// decodes.
 package final class RepeatedStrings {
     private var known: Set<String> = []
     /// Bounded: a set whose values are all different stops sharing, not growing.
@@ -172,13 +173,14 @@ package final class RepeatedStrings {
 
     package init() {}
 
-    /// `string`, or an equal one seen before. Strings of up to 15 UTF-8 bytes are stored inline
-    /// (nothing to share) and long ones rarely repeat.
+    /// `string`, or one with the same bytes seen before. Strings of up to 15 UTF-8 bytes are
+    /// stored inline (nothing to share) and long ones rarely repeat. ASCII only: `String`
+    /// equality is Unicode's canonical equivalence, under which `café` spelt with a combining
+    /// accent equals `café` with a precomposed one, yet a stub must send the bytes its file has.
     func shared(_ string: String) -> String {
-        let count = string.utf8.count
-        guard count > 15, count <= 256 else { return string }
-        if let index = known.firstIndex(of: string) { return known[index] }
-        if known.count < Self.limit { known.insert(string) }
-        return string
+        let utf8 = string.utf8
+        guard utf8.count > 15, utf8.count <= 256, utf8.allSatisfy({ $0 < 0x80 }) else { return string }
+        if known.count < Self.limit { return known.insert(string).memberAfterInsert }
+        return known.firstIndex(of: string).map { known[$0] } ?? string
     }
 }

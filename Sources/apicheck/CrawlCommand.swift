@@ -188,7 +188,8 @@ struct CrawlCommand: AsyncParsableCommand {
                 output.writeError("error: no stubs loaded from \(stubs.joined(separator: ", ")); check the paths with 'apicheck lint'.")
                 throw ExitCode(2)
             }
-            let fetcher = StubSetFetcher(stubs: loaded.stubSet, scenarios: try parsedScenarios())
+            // Nobody reads this crawl's journal.
+            let fetcher = StubSetFetcher(stubs: loaded.stubSet, scenarios: try parsedScenarios(), keepsJournal: false)
             if let recorder {
                 let recording = RecordingCrawlFetcher(base: fetcher, recorder: recorder, origin: try recordedOrigin())
                 crawlReport = await Crawler(fetcher: recording, options: options, logger: logger).run(tool: tool, progress: progress?.update)

@@ -52,6 +52,17 @@ import Testing
         let storage = types.indices.map { types[$0].withUTF8 { $0.baseAddress } }
         #expect(Set(storage).count == 1)
 
+        // Equal as Swift strings (canonically equivalent), different bytes: each stub keeps its own.
+        let folder2 = try TemporaryFolder()
+        let spellings = ["attachment; filename=caf\u{E9}.txt", "attachment; filename=cafe\u{301}.txt"]
+        for (index, value) in spellings.enumerated() {
+            try folder2.write("d\(index).json", #"{"request": {"path": "/d/\#(index)"}, "response": {"status": 200, "headers": {"Content-Disposition": "\#(value)"}}}"#)
+        }
+        let disposition = StubLoader(options: StubLoadOptions(concurrent: false)).load([folder2.path]).stubSet.stubs
+            .sorted { $0.request.path.description < $1.request.path.description }
+            .compactMap { $0.response.headers.first { $0.name == "Content-Disposition" }?.value }
+        #expect(disposition.map { Array($0.utf8) } == spellings.map { Array($0.utf8) })
+
         let strings = RepeatedStrings()
         for index in 0..<5000 { _ = strings.shared("a value that never repeats \(index)") }
         #expect(strings.shared("a value seen once the set is full") == "a value seen once the set is full")

@@ -100,7 +100,7 @@ public struct StubVerifier: Sendable {
                     referrer: stub.source.description, outcome: reason))
             }
         }
-        let expectedFetcher = StubSetFetcher(stubs: stubs)
+        let expectedFetcher = StubSetFetcher(stubs: stubs, keepsJournal: false)
         var requests = 0
         await withTaskGroup(of: (Stub, FetchRequest, Result<FetchedResponse, FetchError>, FetchedResponse?).self) { group in
             var iterator = pending.makeIterator()

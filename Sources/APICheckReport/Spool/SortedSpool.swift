@@ -209,7 +209,7 @@ package final class SpooledRecords<Element: SpoolReadable>: Sequence, SpoolReadF
         do {
             return Iterator(reader: try SpoolFileReader<Element>(path: path), records: self)
         } catch {
-            failure.withLock { $0 = "\(error)" }
+            recordFailure(error)
             return Iterator(reader: nil, records: self)
         }
     }
