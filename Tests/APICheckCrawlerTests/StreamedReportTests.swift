@@ -336,3 +336,44 @@ import Testing
         #expect(queued.hasPrefix("not fetched"))
     }
 }
+
+/// The index's open-addressing table against a `Dictionary` doing the same.
+@Suite struct SummaryTableTests {
+    @Test func itAgreesWithADictionaryThroughEveryGrowth() {
+        var table = SummaryTable()
+        var model: [URLKey: ResourceSummary] = [:]
+        var generator = SystemRandomNumberGenerator()
+        var keys: [URLKey] = []
+        for step in 0..<60_000 {
+            // Mostly new keys, some updates of keys already in, as a crawl queues then records.
+            let key = keys.isEmpty || step % 4 != 0 ? URLKey(high: generator.next(), low: generator.next()) : keys[Int.random(in: 0..<keys.count)]
+            var summary = ResourceSummary(state: .response)
+            summary.status = Int16(step % 600)
+            summary.milliseconds = UInt32(step)
+            let inserted = table.set(summary, for: key)
+            #expect(inserted == (model.updateValue(summary, forKey: key) == nil))
+            if inserted { keys.append(key) }
+        }
+        #expect(table.count == model.count)
+        for (key, summary) in model {
+            guard let found = table[key] else {
+                Issue.record("a key set is not found")
+                return
+            }
+            #expect(found.status == summary.status && found.milliseconds == summary.milliseconds)
+        }
+        for _ in 0..<1_000 { #expect(table[URLKey(high: generator.next(), low: generator.next())] == nil) }
+    }
+
+    @Test func keysThatShareTheirSlotAreAllKept() {
+        // The slot is read from the key's high bits: equal high bits collide, and wrap past the end.
+        var table = SummaryTable()
+        let colliding = (0..<40).map { URLKey(high: .max, low: UInt64($0)) }
+        for (index, key) in colliding.enumerated() {
+            let inserted = table.set(ResourceSummary(state: .skipped, text: UInt32(index)), for: key)
+            #expect(inserted)
+        }
+        #expect(table.count == colliding.count)
+        #expect(colliding.enumerated().allSatisfy { table[$1]?.text == UInt32($0) })
+    }
+}

@@ -74,11 +74,11 @@ struct ResourceSummary: Sendable {
 
 /// Every URL the crawl has queued, fetched or skipped, by ``URLKey``, with its ``ResourceSummary``.
 ///
-/// In 64 dictionaries by the key's low bits, so that each grows alone: one dictionary of a
+/// In 64 ``SummaryTable``s by the key's low bits, so that each grows alone: one dictionary of a
 /// million entries doubled at once, holding its old and new storage together (29 + 58 MB), and
 /// that moment was a 1,000,000-resource crawl's peak (158 MB against 130 MB on either side).
 struct ResourceIndex {
-    private var shards = [[URLKey: ResourceSummary]](repeating: [:], count: Self.shardCount)
+    private var shards = [SummaryTable](repeating: SummaryTable(), count: Self.shardCount)
     private var strings = StringTable()
     private(set) var count = 0
 
@@ -86,15 +86,10 @@ struct ResourceIndex {
 
     private static func shard(_ key: URLKey) -> Int { Int(truncatingIfNeeded: key.low) & (shardCount - 1) }
 
-    private subscript(key: URLKey) -> ResourceSummary? {
-        get { shards[Self.shard(key)][key] }
-        set {
-            if let newValue {
-                if shards[Self.shard(key)].updateValue(newValue, forKey: key) == nil { count += 1 }
-            } else if shards[Self.shard(key)].removeValue(forKey: key) != nil {
-                count -= 1
-            }
-        }
+    private subscript(key: URLKey) -> ResourceSummary? { shards[Self.shard(key)][key] }
+
+    private mutating func set(_ summary: ResourceSummary, for key: URLKey) {
+        if shards[Self.shard(key)].set(summary, for: key) { count += 1 }
     }
 
     func contains(_ key: URLKey) -> Bool { self[key] != nil }
@@ -102,7 +97,7 @@ struct ResourceIndex {
     /// Marks `key` seen; false when it already was.
     mutating func insertQueued(_ key: URLKey) -> Bool {
         guard self[key] == nil else { return false }
-        self[key] = ResourceSummary(state: .queued)
+        set(ResourceSummary(state: .queued), for: key)
         return true
     }
 
@@ -127,11 +122,11 @@ struct ResourceIndex {
         }
         // Findings at a pointer are about the representation's content, not the answer to the link.
         summary.responseHasFindings = record.findings.contains { $0.sourcePointer == nil }
-        self[key] = summary
+        set(summary, for: key)
     }
 
     mutating func recordSkipped(_ key: URLKey, reason: String) {
-        self[key] = ResourceSummary(state: .skipped, text: strings.id(reason))
+        set(ResourceSummary(state: .skipped, text: strings.id(reason)), for: key)
     }
 
     /// What is known about `key`, readably.
