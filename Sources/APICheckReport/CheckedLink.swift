@@ -119,7 +119,7 @@ public struct CheckedLink: Sendable, Hashable {
     }
 
     /// Report order: URL, method, rel, source pointer, referrer, then the rest.
-    package static func precedes(_ lhs: CheckedLink, _ rhs: CheckedLink) -> Bool {
+    @usableFromInline package static func precedes(_ lhs: CheckedLink, _ rhs: CheckedLink) -> Bool {
         if lhs.url != rhs.url { return lhs.url < rhs.url }
         if lhs.method != rhs.method { return lhs.method < rhs.method }
         if lhs.rel != rhs.rel { return ascending(lhs.rel, rhs.rel) }
@@ -134,7 +134,7 @@ public struct CheckedLink: Sendable, Hashable {
 }
 
 /// Orders optionals with `nil` first; for total orders over report values.
-package func ascending<T: Comparable>(_ lhs: T?, _ rhs: T?) -> Bool {
+@inlinable package func ascending<T: Comparable>(_ lhs: T?, _ rhs: T?) -> Bool {
     switch (lhs, rhs) {
     case (nil, nil): false
     case (nil, _): true

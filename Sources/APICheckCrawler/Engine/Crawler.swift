@@ -65,7 +65,7 @@ public struct Crawler: Sendable {
         let spoolDirectory = SpoolDirectory(parent: options.spooling.directory)
         var state = CrawlState(
             options: options, rules: ContractRules(options: options),
-            pending: SortedSpool(directory: spoolDirectory, runLength: options.spooling.runLength, name: "links"))
+            pending: SortedSpool(directory: spoolDirectory, runLength: options.spooling.runLength, name: "links", spillsInBackground: true))
         var frontier = CrawlFrontier(maximumDepth: options.maximumDepth, directory: spoolDirectory, entriesInMemory: options.spooling.runLength)
         var problems: [CrawlProblem] = []
         var failureCount = 0

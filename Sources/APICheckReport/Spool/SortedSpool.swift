@@ -8,23 +8,36 @@ import Synchronization
 /// Appended values collect in memory; each `runLength` of them is sorted and written to a
 /// file (a run). Reading merges the runs and what is still in memory, smallest first. A spool
 /// that never filled a run never touches the disk.
-package final class SortedSpool<Element: SortableSpoolRecord> {
+@usableFromInline package final class SortedSpool<Element: SortableSpoolRecord> {
     @usableFromInline let directory: SpoolDirectory
     @usableFromInline let runLength: Int
     @usableFromInline let name: String
     @usableFromInline var buffer: [Element] = []
     @usableFromInline var runs: [String] = []
+    /// A run that could not be written, kept sorted in memory (nothing is lost).
+    @usableFromInline var unwrittenRun: [Element] = []
+    /// With background spilling: the run being sorted and written while appends go on.
+    @usableFromInline var spilling: BackgroundSpill?
+    @usableFromInline let spillQueue: DispatchQueue?
     /// Set when a run could not be written (the values then stay in memory: nothing is lost) or
     /// could not be opened again (``readFailure``: those values are lost).
-    package var failure: SpoolIOError?
+    @usableFromInline package var failure: SpoolIOError?
     /// Set when a run could not be opened for the merge.
-    package var readFailure: SpoolIOError?
-    package var count = 0
+    @usableFromInline package var readFailure: SpoolIOError?
+    @usableFromInline package var count = 0
 
-    @inlinable package init(directory: SpoolDirectory, runLength: Int = 65_536, name: String = "run") {
+    /// `spillsInBackground`: each run is sorted and written on another thread while the next
+    /// one fills, so the appending thread (a crawl's consumer) does not wait for the disk; at
+    /// most `runLength` values are still held, as each run is then half as long.
+    @inlinable package init(directory: SpoolDirectory, runLength: Int = 65_536, name: String = "run", spillsInBackground: Bool = false) {
         self.directory = directory
-        self.runLength = max(1, runLength)
+        self.runLength = spillsInBackground ? max(1, runLength / 2) : max(1, runLength)
         self.name = name
+        spillQueue = spillsInBackground ? DispatchQueue(label: "apicheck.spool.\(name)") : nil
+    }
+
+    deinit {
+        spilling?.finished.wait()
     }
 
     @inlinable package func append(_ value: Element) {
@@ -34,6 +47,48 @@ package final class SortedSpool<Element: SortableSpoolRecord> {
     }
 
     @inlinable func spill() {
+        guard let spillQueue else {
+            switch Self.writeRun(buffer, directory: directory, name: name) {
+            case .success(let path):
+                runs.append(path)
+                buffer.removeAll(keepingCapacity: true)
+            case .failure(let error):
+                failure = error
+            }
+            return
+        }
+        finishSpilling()
+        guard failure == nil else { return }
+        let job = BackgroundSpill()
+        let (values, directory, name) = (buffer, directory, name)
+        buffer = []
+        buffer.reserveCapacity(runLength)
+        spilling = job
+        spillQueue.async {
+            job.result = Self.writeRun(values, directory: directory, name: name)
+            job.values = values
+            job.finished.signal()
+        }
+    }
+
+    /// Waits for the run being written in the background, if any, and takes in its outcome.
+    @inlinable func finishSpilling() {
+        guard let job = spilling else { return }
+        job.finished.wait()
+        spilling = nil
+        switch job.result {
+        case .success(let path): runs.append(path)
+        case .failure(let error):
+            failure = error
+            unwrittenRun = job.values
+            unwrittenRun.sort(by: Element.precedes)
+        case nil: break
+        }
+        job.values = []
+    }
+
+    /// Sorts `values` and writes them to a new run file; returns its path.
+    @inlinable static func writeRun(_ buffer: [Element], directory: SpoolDirectory, name: String) -> Result<String, SpoolIOError> {
         do {
             let path = try directory.newFile(name)
             let writer = try SpoolFileWriter(path: path)
@@ -44,20 +99,28 @@ package final class SortedSpool<Element: SortableSpoolRecord> {
                 for position in order { try writer.append(values[Int(position)]) }
             }
             try writer.finish()
-            runs.append(path)
-            buffer.removeAll(keepingCapacity: true)
+            return .success(path)
         } catch let error as SpoolIOError {
-            failure = error
+            return .failure(error)
         } catch {
-            failure = SpoolIOError(message: "\(error)")
+            return .failure(SpoolIOError(message: "\(error)"))
         }
     }
 
+    /// One run handed to the spill queue; read by the appending thread only after `finished`.
+    @usableFromInline final class BackgroundSpill: @unchecked Sendable {
+        @usableFromInline let finished = DispatchSemaphore(value: 0)
+        @usableFromInline var result: Result<String, SpoolIOError>?
+        @usableFromInline var values: [Element] = []
+        @usableFromInline init() {}
+    }
+
     /// Runs merged at once: each holds an open file and a read buffer.
-    static var mergeWidth: Int { 64 }
+    @usableFromInline static var mergeWidth: Int { 64 }
 
     /// The values, sorted and de-duplicated. Reads the runs once; call once.
     @inlinable package func sorted() -> SortedMerge<Element> {
+        finishSpilling()
         buffer.sort(by: Element.precedes)
         // Too many runs to read at once: merge them into fewer, longer runs first.
         while runs.count > Self.mergeWidth, failure == nil {
@@ -91,14 +154,16 @@ package final class SortedSpool<Element: SortableSpoolRecord> {
         // Read through the open descriptors: the disk space goes back as each run is read.
         for path in runs { unlink(path) }
         runs = []
+        if !unwrittenRun.isEmpty { sources.append(.memory(unwrittenRun, 0)) }
         sources.append(.memory(buffer, 0))
         buffer = []
+        unwrittenRun = []
         return SortedMerge(sources: sources, keeping: directory)
     }
 }
 
 /// Merges sorted sources into one sorted sequence, dropping values equal to the one before.
-package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequence {
+@usableFromInline package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequence {
     @usableFromInline enum Source {
         case file(SpoolFileReader<Element>)
         case memory([Element], Int)
@@ -135,7 +200,7 @@ package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequ
     }
 
     /// A source that could not be read to its end, if any (checked once the merge is done).
-    package var failure: (any Error)? { sources.lazy.compactMap(\.failure).first }
+    @usableFromInline package var failure: (any Error)? { sources.lazy.compactMap(\.failure).first }
 
     @inlinable package mutating func next() -> Element? {
         while let (value, source) = pop() {
@@ -185,14 +250,14 @@ package struct SortedMerge<Element: SortableSpoolRecord>: IteratorProtocol, Sequ
 }
 
 /// Spooled records that learn why a pass over them stopped early.
-package protocol SpoolReadFailures: AnyObject, Sendable {
+@usableFromInline package protocol SpoolReadFailures: AnyObject, Sendable {
     func recordFailure(_ error: any Error)
 }
 
 /// Values written in order to one spool file, read back as often as needed.
-package final class SpooledRecords<Element: SpoolReadable>: Sequence, SpoolReadFailures, @unchecked Sendable {
+@usableFromInline package final class SpooledRecords<Element: SpoolReadable>: Sequence, SpoolReadFailures, @unchecked Sendable {
     @usableFromInline let path: String
-    package let count: Int
+    @usableFromInline package let count: Int
     @usableFromInline let directory: SpoolDirectory
 
     /// Records already written to `path` by a ``SpoolFileWriter``.
@@ -202,10 +267,10 @@ package final class SpooledRecords<Element: SpoolReadable>: Sequence, SpoolReadF
 
     /// Why the last reading stopped early, if it did (a file removed or damaged under the
     /// process): a report written from these records is then incomplete.
-    package var readFailure: String? { failure.withLock { $0 } }
+    @usableFromInline package var readFailure: String? { failure.withLock { $0 } }
     private let failure = Mutex<String?>(nil)
 
-    package func makeIterator() -> Iterator {
+    @usableFromInline package func makeIterator() -> Iterator {
         do {
             return Iterator(reader: try SpoolFileReader<Element>(path: path), records: self)
         } catch {
@@ -216,7 +281,7 @@ package final class SpooledRecords<Element: SpoolReadable>: Sequence, SpoolReadF
 
     /// The same records read as `Part`, a record that decodes the start of each and skips the
     /// rest. A failure to read them is recorded here too (``readFailure``).
-    package func reading<Part: SpoolReadable>(as part: Part.Type) -> SpooledRecords<Part> {
+    @usableFromInline package func reading<Part: SpoolReadable>(as part: Part.Type) -> SpooledRecords<Part> {
         SpooledRecords<Part>(finishedFile: path, count: count, directory: directory, failuresAlsoTo: self)
     }
 
@@ -230,16 +295,16 @@ package final class SpooledRecords<Element: SpoolReadable>: Sequence, SpoolReadF
     /// The records this is a view of (``reading(as:)``), which learn of its failures.
     @usableFromInline let whole: (any SpoolReadFailures)?
 
-    package func recordFailure(_ error: any Error) {
+    @usableFromInline package func recordFailure(_ error: any Error) {
         failure.withLock { $0 = "\(error)" }
         whole?.recordFailure(error)
     }
 
-    package struct Iterator: IteratorProtocol {
+    @usableFromInline package struct Iterator: IteratorProtocol {
         let reader: SpoolFileReader<Element>?
         let records: SpooledRecords<Element>
 
-        package mutating func next() -> Element? {
+        @usableFromInline package mutating func next() -> Element? {
             if let value = reader?.next() { return value }
             if let error = reader?.failure { records.recordFailure(error) }
             return nil

@@ -9,15 +9,15 @@ import Darwin
 /// A first-in, first-out queue that keeps its first `memoryLimit` values in memory and writes the
 /// rest to a temporary file: a breadth-first crawl's next level can be hundreds of thousands of
 /// URLs wide.
-package final class SpillQueue<Element: SpoolRecord> {
+@usableFromInline package final class SpillQueue<Element: SpoolRecord> {
     @usableFromInline let directory: SpoolDirectory
     @usableFromInline let memoryLimit: Int
     @usableFromInline var head: [Element] = []
     @usableFromInline var writer: SpoolFileWriter?
     /// Set when the file could not be written: later values stay in memory, what the file held
     /// is lost, and the caller reports the crawl incomplete.
-    package var failure: SpoolIOError?
-    package var count = 0
+    @usableFromInline package var failure: SpoolIOError?
+    @usableFromInline package var count = 0
 
     @inlinable package init(directory: SpoolDirectory, memoryLimit: Int) {
         self.directory = directory
@@ -66,12 +66,12 @@ package final class SpillQueue<Element: SpoolRecord> {
     }
 
     /// A drained queue's values, read once, in order.
-    package struct Drain: IteratorProtocol, Sequence {
+    @usableFromInline package struct Drain: IteratorProtocol, Sequence {
         @usableFromInline var head: [Element]
         @usableFromInline var position = 0
         @usableFromInline let reader: SpoolFileReader<Element>?
         /// How many values there are.
-        package let count: Int
+        @usableFromInline package let count: Int
 
         @inlinable init(head: [Element], reader: SpoolFileReader<Element>?, count: Int) {
             self.head = head
@@ -89,6 +89,6 @@ package final class SpillQueue<Element: SpoolRecord> {
         }
 
         /// Set when the file could not be read to its end.
-        package var failure: (any Error)? { reader?.failure }
+        @usableFromInline package var failure: (any Error)? { reader?.failure }
     }
 }

@@ -4,31 +4,31 @@ import Foundation
 /// ``SpillQueue``), so that what it has found so far does not have to stay in memory.
 ///
 /// The encoding is private to one process: it is never read by another version of the tool.
-package protocol SpoolRecord: SpoolReadable {
+@usableFromInline package protocol SpoolRecord: SpoolReadable {
     @inlinable func encode(into encoder: inout SpoolEncoder)
 }
 
 /// A value read from spool records: a ``SpoolRecord`` itself, or a part of one that a pass
 /// needs alone (the rest of each record is skipped, not decoded).
-package protocol SpoolReadable: Sendable {
+@usableFromInline package protocol SpoolReadable: Sendable {
     @inlinable init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError)
 }
 
 /// A spool record with the order a ``SortedSpool`` sorts by.
-package protocol SortableSpoolRecord: SpoolRecord, Equatable {
+@usableFromInline package protocol SortableSpoolRecord: SpoolRecord, Equatable {
     @inlinable static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
 }
 
 /// A spool file that does not hold what was written: truncated or changed under the process.
-package struct SpoolDecodingError: Error, CustomStringConvertible {
+@usableFromInline package struct SpoolDecodingError: Error, CustomStringConvertible {
     @inlinable package init() {}
-    package var description: String { "a temporary spool file is damaged (changed or truncated while the crawl ran)" }
+    @usableFromInline package var description: String { "a temporary spool file is damaged (changed or truncated while the crawl ran)" }
 }
 
 /// Appends values as bytes: integers as LEB128 varints (zigzag for signed), strings with their
 /// length first.
-package struct SpoolEncoder {
-    package var bytes: [UInt8] = []
+@usableFromInline package struct SpoolEncoder {
+    @usableFromInline package var bytes: [UInt8] = []
 
     @inlinable package init() {}
 
@@ -78,7 +78,7 @@ package struct SpoolEncoder {
 }
 
 /// Reads what a ``SpoolEncoder`` wrote, in the same order.
-package struct SpoolDecoder {
+@usableFromInline package struct SpoolDecoder {
     @usableFromInline let bytes: [UInt8]
     @usableFromInline var position: Int
     @usableFromInline let end: Int
@@ -158,7 +158,7 @@ package struct SpoolDecoder {
 }
 
 extension CheckedLink: SortableSpoolRecord {
-    package func encode(into encoder: inout SpoolEncoder) {
+    @usableFromInline package func encode(into encoder: inout SpoolEncoder) {
         encoder.string(method)
         encoder.string(url)
         encoder.optionalString(rel)
@@ -183,7 +183,7 @@ extension CheckedLink: SortableSpoolRecord {
         }
     }
 
-    package init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError) {
+    @usableFromInline package init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError) {
         let method = try decoder.string()
         let url = try decoder.string()
         let rel = try decoder.optionalString()

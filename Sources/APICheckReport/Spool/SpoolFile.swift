@@ -12,19 +12,19 @@ import Darwin
 ///
 /// It is created on first use under `TMPDIR` (mode 0700), so a crawl small enough to stay in
 /// memory never touches the disk.
-package final class SpoolDirectory: @unchecked Sendable {
+@usableFromInline package final class SpoolDirectory: @unchecked Sendable {
     private let lock = NSLock()
     private var path: String?
     private var counter = 0
     private let parent: String
 
     /// A folder under `parent` (default: the system's temporary folder).
-    package init(parent: String? = nil) {
+    @usableFromInline package init(parent: String? = nil) {
         self.parent = parent ?? FileManager.default.temporaryDirectory.path
     }
 
     /// A new file name in the folder; creates the folder the first time.
-    package func newFile(_ stem: String) throws -> String {
+    @usableFromInline package func newFile(_ stem: String) throws -> String {
         try lock.withLock {
             if path == nil {
                 let candidate = parent + "/apicheck-spool-" + UUID().uuidString
@@ -44,20 +44,20 @@ package final class SpoolDirectory: @unchecked Sendable {
 }
 
 /// Writing or reading a spool file failed (disk full, folder removed).
-package struct SpoolIOError: Error, CustomStringConvertible {
-    package var message: String
+@usableFromInline package struct SpoolIOError: Error, CustomStringConvertible {
+    @usableFromInline package var message: String
     @inlinable package init(message: String) { self.message = message }
-    package var description: String { message }
+    @usableFromInline package var description: String { message }
 }
 
 /// Appends framed records (a varint length, then the record) to a file, through a buffer.
-package final class SpoolFileWriter {
-    package let path: String
+@usableFromInline package final class SpoolFileWriter {
+    @usableFromInline package let path: String
     @usableFromInline var descriptor: Int32
     @usableFromInline var buffer: SpoolEncoder
     @usableFromInline var record = SpoolEncoder()
     @usableFromInline static let flushBytes = 1 << 20
-    package var count = 0
+    @usableFromInline package var count = 0
 
     @inlinable package init(path: String) throws(SpoolIOError) {
         self.path = path
@@ -104,7 +104,7 @@ package final class SpoolFileWriter {
 }
 
 /// Reads the framed records of a spool file in order, a chunk at a time.
-package final class SpoolFileReader<Element: SpoolReadable> {
+@usableFromInline package final class SpoolFileReader<Element: SpoolReadable> {
     @usableFromInline var descriptor: Int32
     @usableFromInline var bytes: [UInt8] = []
     /// Unread bytes are `bytes[position..<filled]`.
@@ -116,7 +116,7 @@ package final class SpoolFileReader<Element: SpoolReadable> {
     /// 16 MiB and was the crawl's peak).
     @usableFromInline static var chunkBytes: Int { 64 << 10 }
     /// Set when the file could not be read to its end.
-    package var failure: (any Error)?
+    @usableFromInline package var failure: (any Error)?
 
     @inlinable package init(path: String) throws(SpoolIOError) {
         descriptor = open(path, O_RDONLY)
