@@ -70,14 +70,28 @@ import Testing
         var expected = values
         expected.sortRemovingDuplicates(by: CheckedLink.precedes)
         for runLength in [1, 7, 500, 5_000] {
-            let spool = SortedSpool<CheckedLink>(directory: SpoolDirectory(), runLength: runLength)
-            for value in values { spool.append(value) }
-            var merged = spool.sorted()
-            var result: [CheckedLink] = []
-            while let next = merged.next() { result.append(next) }
-            #expect(merged.failure == nil)
-            #expect(result == expected, "run length \(runLength)")
+            for inBackground in [false, true] {
+                let spool = SortedSpool<CheckedLink>(directory: SpoolDirectory(), runLength: runLength, spillsInBackground: inBackground)
+                for value in values { spool.append(value) }
+                var merged = spool.sorted()
+                var result: [CheckedLink] = []
+                while let next = merged.next() { result.append(next) }
+                #expect(merged.failure == nil)
+                #expect(result == expected, "run length \(runLength), in the background: \(inBackground)")
+            }
         }
+    }
+
+    @Test(arguments: [false, true])
+    func runsThatCannotBeWrittenStayInMemory(inBackground: Bool) {
+        let values = (0..<25).map { check("http://x/r/\(($0 * 7) % 25)") }
+        let spool = SortedSpool<CheckedLink>(directory: SpoolDirectory(parent: "/nonexistent-apicheck-\(UUID().uuidString)"), runLength: 10, spillsInBackground: inBackground)
+        for value in values { spool.append(value) }
+        var merged = spool.sorted()
+        var result: [CheckedLink] = []
+        while let next = merged.next() { result.append(next) }
+        #expect(spool.failure != nil)
+        #expect(result == values.sorted(by: CheckedLink.precedes))
     }
 
     @Test func aDamagedRunIsReportedNotTrusted() throws {
@@ -375,5 +389,61 @@ import Testing
         }
         #expect(table.count == colliding.count)
         #expect(colliding.enumerated().allSatisfy { table[$1]?.text == UInt32($0) })
+    }
+}
+
+/// `duplicate-rel`'s grouping, held to the plain definition it replaced (a dictionary of groups,
+/// a set of declarations, a set of attribute variants) over random pages of links.
+@Suite struct DuplicatedRelsTests {
+    private static func reference(_ links: [Link]) -> [(String, [Link])] {
+        func isArrayElement(_ link: Link) -> Bool {
+            guard let last = link.source.path.split(separator: "/").last else { return false }
+            return last.allSatisfy(\.isNumber)
+        }
+        func isSirenSubEntity(_ link: Link) -> Bool {
+            guard link.format == .sirenLink else { return false }
+            let tokens = link.source.path.split(separator: "/")
+            return tokens.count >= 2 && tokens[tokens.count - 2] == "entities"
+        }
+        func declaration(_ link: Link) -> String {
+            guard isArrayElement(link), link.format == .hal || link.format == .plainJSON || isSirenSubEntity(link) else { return link.source.description }
+            return String(link.source.path[..<(link.source.path.lastIndex(of: "/") ?? link.source.path.endIndex)])
+        }
+        var byRel: [String: [Link]] = [:]
+        var order: [String] = []
+        for link in links {
+            if byRel[link.rel] == nil { order.append(link.rel) }
+            byRel[link.rel, default: []].append(link)
+        }
+        return order.compactMap { rel in
+            guard let group = byRel[rel], group.count > 1 else { return nil }
+            let declarations = Set(group.map(declaration))
+            guard declarations.count > 1 || group.allSatisfy({ declaration($0) == declaration(group[0]) && !isArrayElement($0) }) else { return nil }
+            let variants = Set(group.map { [$0.href, $0.type ?? "", $0.method, $0.title ?? "", $0.name ?? "", $0.profile ?? ""] })
+            return variants.count > 1 ? (rel, group) : nil
+        }
+    }
+
+    @Test func groupsAsThePlainDefinitionDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let paths = ["/_links/item/0", "/_links/item/1", "/_links/item", "/_links/next/", "/entities/3/links/0", "/entities/٣", "", "/", "/a//", "/links/x1"]
+        let formats: [LinkFormat] = [.hal, .plainJSON, .sirenLink, .linkHeader]
+        var duplicatesSeen = 0
+        for _ in 0..<3_000 {
+            let count = Int.random(in: 0...(Bool.random(using: &generator) ? 8 : 40), using: &generator)
+            let links = (0..<count).map { _ in
+                Link(
+                    context: "http://x/", base: "http://x/", rel: ["item", "next", "related"].randomElement(using: &generator)!,
+                    href: ["/a", "/b"].randomElement(using: &generator)!, target: .url("http://x/a"),
+                    type: [nil, "", "application/json"].randomElement(using: &generator)!, title: [nil, "t"].randomElement(using: &generator)!,
+                    format: formats.randomElement(using: &generator)!, source: .jsonPointer(paths.randomElement(using: &generator)!))
+            }
+            let expected = Self.reference(links)
+            let actual = ContractRules.duplicatedRels(links)
+            duplicatesSeen += expected.count
+            #expect(actual.map(\.0) == expected.map(\.0))
+            #expect(actual.map { $0.1.map(\.source) } == expected.map { $0.1.map(\.source) })
+        }
+        #expect(duplicatesSeen > 100)
     }
 }

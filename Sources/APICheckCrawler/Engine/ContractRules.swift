@@ -307,18 +307,35 @@ struct ContractRules {
     /// links in one declaration (a HAL array, Siren sub-entities, a Link header with several rels)
     /// are not duplicates.
     static func duplicatedRels(_ links: [Link]) -> [(String, [Link])] {
-        var byRel: [String: [Link]] = [:]
-        var order: [String] = []
+        // Grouped in first-appearance order; a page's few links by a scan, a long list by hash.
+        var groups: [(rel: String, links: [Link])] = []
+        var slots: [String: Int] = [:]
         for link in links {
-            if byRel[link.rel] == nil { order.append(link.rel) }
-            byRel[link.rel, default: []].append(link)
+            let slot: Int?
+            if links.count <= 16 {
+                slot = groups.firstIndex { $0.rel == link.rel }
+            } else {
+                slot = slots[link.rel]
+            }
+            if let slot {
+                groups[slot].links.append(link)
+            } else {
+                if links.count > 16 { slots[link.rel] = groups.count }
+                groups.append((link.rel, [link]))
+            }
         }
-        return order.compactMap { rel in
-            guard let group = byRel[rel], group.count > 1 else { return nil }
-            let declarations = Set(group.map(declaration))
-            guard declarations.count > 1 || group.allSatisfy({ declaration($0) == declaration(group[0]) && !isArrayElement($0) }) else { return nil }
-            let variants = Set(group.map { [$0.href, $0.type ?? "", $0.method, $0.title ?? "", $0.name ?? "", $0.profile ?? ""] })
-            return variants.count > 1 ? (rel, group) : nil
+        return groups.compactMap { rel, group in
+            guard group.count > 1 else { return nil }
+            let first = group[0]
+            let firstDeclaration = declaration(first)
+            // One declaration (a HAL array, say) lists its links, however many: not duplicates.
+            let oneDeclaration = group.dropFirst().allSatisfy { declaration($0) == firstDeclaration }
+            guard !oneDeclaration || group.allSatisfy({ !isArrayElement($0) }) else { return nil }
+            let differ = group.dropFirst().contains { link in
+                link.href != first.href || (link.type ?? "") != (first.type ?? "") || link.method != first.method || (link.title ?? "") != (first.title ?? "")
+                    || (link.name ?? "") != (first.name ?? "") || (link.profile ?? "") != (first.profile ?? "")
+            }
+            return differ ? (rel, group) : nil
         }
     }
 
@@ -338,7 +355,12 @@ struct ContractRules {
     }
 
     private static func isArrayElement(_ link: Link) -> Bool {
-        guard let last = link.source.path.split(separator: "/").last else { return false }
-        return last.allSatisfy(\.isNumber)
+        // The last non-empty step of the path, read in place.
+        let path = Substring(link.source.path)
+        var end = path.endIndex
+        while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
+        let trimmed = path[..<end]
+        let last = trimmed[(trimmed.lastIndex(of: "/").map(trimmed.index(after:)) ?? trimmed.startIndex)...]
+        return !last.isEmpty && last.allSatisfy(\.isNumber)
     }
 }
