@@ -60,8 +60,13 @@ public struct OriginRewriter: Sendable, Hashable {
     /// ``normalizedOrigin(_:)`` of the same origin written as text.
     public static func origin(of url: URL) -> String {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return "" }
+        return origin(scheme: scheme, host: host, port: url.port)
+    }
+
+    /// The origin of a URL whose scheme and host are already lowercased.
+    public static func origin(scheme: String, host: String, port: Int?) -> String {
         let defaultPort = scheme == "https" ? 443 : 80
-        let port = url.port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
+        let port = port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
         let bracketed = host.utf8.contains(UInt8(ascii: ":")) && !host.hasPrefix("[") ? "[\(host)]" : host
         return "\(scheme)://\(bracketed)\(port)"
     }

@@ -128,7 +128,7 @@ public struct CrawlOptions: Sendable {
             return false
         }
         if allowedHosts.contains(host) { return true }
-        return OriginRewriter.origin(of: url) == rootOrigin
+        return OriginRewriter.origin(scheme: scheme, host: host, port: url.port) == rootOrigin
     }
 }
 
