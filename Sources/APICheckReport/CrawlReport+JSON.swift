@@ -188,15 +188,7 @@ public struct JSONReportRenderer: ReportRenderer {
             case .value(let value):
                 writer.write(value, indent: indent, into: &output)
             case .checks(let checks, let paths):
-                var index = 0
-                try writer.writeArray(checks, indent: indent, into: &output) { check, output, indent in
-                    check.writePrettyJSON(indent: indent, path: paths.members(ofCheck: index, check), into: &output)
-                    index += 1
-                    if output.utf8.count >= chunkBytes {
-                        try sink(output)
-                        output.removeAll(keepingCapacity: true)
-                    }
-                }
+                try Self.writeChecks(checks, paths: paths, indent: indent, into: &output, chunkBytes: chunkBytes, sink: sink)
             case .elements(let elements):
                 try writer.writeArray(elements(), indent: indent, into: &output) { element, output, indent in
                     writer.write(element, indent: indent, into: &output)

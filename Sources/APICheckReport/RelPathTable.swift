@@ -47,14 +47,20 @@ package final class RelPathTable {
     /// The `via` of each check in the order the table was built from them (``Self/fromRoot``
     /// for a step from the root, ``Self/noPath`` for the root): writing the checks again looks
     /// none up (4 bytes a check; looking each up again was 6% of a crawl of stubs).
-    private var checkVias: [Int32] = []
+    package private(set) var checkVias: [Int32] = []
     private static let fromRoot: Int32 = -1
     private static let noPath: Int32 = -2
 
     /// The `via` and `step` of the `index`-th check the table was built from, `check`.
     package func members(ofCheck index: Int, _ check: CheckedLink) -> (via: Int32?, step: String)? {
-        guard index < checkVias.count, let step = check.relPath.last else { return members(of: check.relPath) }
-        let via = checkVias[index]
+        guard index < checkVias.count else { return members(of: check.relPath) }
+        return Self.members(of: check, via: checkVias[index])
+    }
+
+    /// The `via` and `step` of a check whose `via` was recorded (``checkVias``): reads nothing
+    /// else of the table, so checks are written on several threads at once.
+    package static func members(of check: CheckedLink, via: Int32) -> (via: Int32?, step: String)? {
+        guard let step = check.relPath.last else { return nil }
         return (via >= 0 ? via : nil, step)
     }
 

@@ -218,4 +218,29 @@ import Testing
         #expect(pieces.joined() == JSONReportRenderer().render(report))
         #expect(pieces.joined() == JSONWriter(style: .pretty).string(report.jsonValue) + "\n")
     }
+
+    /// Many checks have their text made on several threads at once: the same document, cut
+    /// into the same pieces, as the value tree's, from memory and from a spool file.
+    @Test(arguments: [false, true])
+    func manyChecksWriteTheSameDocumentOnSeveralThreads(spooled: Bool) {
+        let checks = (0..<5_000).map { index in
+            CheckedLink(
+                url: "https://h/r/\(index / 3)", rel: index % 7 == 0 ? nil : "item",
+                relPath: RelPath(index % 11 == 0 ? [] : (0...(index % 5)).map { "s\($0 * index % 13)" }), referrer: "https://h/",
+                sourcePointer: "/_links/item/\(index)", outcome: index % 9 == 0 ? .skipped(reason: "why \"\(index)\"") : .passed, statusCode: 200)
+        }
+        var report = SampleReports.report(checks: checks)
+        if spooled {
+            let builder = CheckListBuilder(directory: SpoolDirectory(), memoryLimit: 100)
+            for check in report.checks { builder.append(check) }
+            let list = builder.finish()
+            #expect(list.isSpooled)
+            report.setSortedChecks(list)
+        }
+        var pieces: [String] = []
+        JSONReportRenderer().render(report, chunkBytes: 4096) { pieces.append($0) }
+        #expect(pieces.count > 100)
+        #expect(pieces.dropLast().allSatisfy { $0.utf8.count >= 4096 && $0.utf8.count < 4096 + 1024 })
+        #expect(pieces.joined() == JSONWriter(style: .pretty).string(report.jsonValue) + "\n")
+    }
 }
