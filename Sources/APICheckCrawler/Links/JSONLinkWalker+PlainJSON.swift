@@ -24,24 +24,37 @@ extension JSONLinkWalker {
     private static let urlKeys: Set<String> = ["href", "url", "link"]
     private static let paginationKeys: Set<String> = ["next", "prev", "previous", "first", "last"]
 
-    /// Members a hypermedia format owns: HAL's are never read as plain JSON; the others once a
-    /// format has read a link in them (a link object it found broken is its finding, not a plain
-    /// link), and read as plain JSON otherwise (`"links": {"next": "…"}` in a plain API).
+    /// Members a hypermedia format owns: HAL's are never read as plain JSON; the others
+    /// (``isFormatKey(_:)``) once a format has read a link in them (a link object it found broken
+    /// is its finding, not a plain link), and read as plain JSON otherwise (`"links": {"next":
+    /// "…"}` in a plain API).
     private static let halKeys: Set<String> = ["_links", "_templates"]
-    private static let formatKeys: Set<String> = ["links", "actions", "entities", "relationships"]
 
     /// The pointers a hypermedia format has read: each link's own source, and the format member
     /// (`/links`, `/entities`, `/data/0/relationships`, …) it was found in.
     static func formatAreas(of links: [Link]) -> Set<String> {
-        var areas = Set<String>()
-        for link in links where link.source.kind == .jsonPointer {
-            areas.insert(link.source.path)
-            let tokens = link.source.path.split(separator: "/", omittingEmptySubsequences: false)
-            if let index = tokens.firstIndex(where: { formatKeys.contains(String($0)) }) {
-                areas.insert(tokens[...index].joined(separator: "/"))
+        var areas = Set<String>(minimumCapacity: links.count)
+        for index in links.indices where links[index].source.kind == .jsonPointer {
+            let path = links[index].source.path
+            areas.insert(path)
+            // The pointer up to its first format member, read token by token in place.
+            var start = path.startIndex
+            while true {
+                let end = path[start...].firstIndex(of: "/") ?? path.endIndex
+                if isFormatKey(path[start..<end]) {
+                    areas.insert(String(path[..<end]))
+                    break
+                }
+                guard end < path.endIndex else { break }
+                start = path.index(after: end)
             }
         }
         return areas
+    }
+
+    /// The members under which a hypermedia format (Siren, JSON:API, link arrays) lists links.
+    private static func isFormatKey(_ token: Substring) -> Bool {
+        token == "links" || token == "actions" || token == "entities" || token == "relationships"
     }
 
     /// Walks `root` for plain-JSON links, skipping HAL's members and the pointers in `covered`
@@ -61,7 +74,7 @@ extension JSONLinkWalker {
                 defer { pop() }
                 // Only a format member can be a covered area (``formatAreas(of:)``); building the
                 // pointer of every other member would cost more than the walk.
-                if Self.formatKeys.contains(member.key), covered.contains(pointer) { continue }
+                if Self.isFormatKey(member.key[...]), covered.contains(pointer) { continue }
                 switch member.value.kind {
                 case .string(let value):
                     plainLink(key: member.key, value: value, node: member.value, parentKey: parentKey, owner: owner, origin: origin)
