@@ -64,7 +64,7 @@ public struct OriginRewriter: Sendable, Hashable {
     }
 
     /// The origin of a URL whose scheme and host are already lowercased.
-    public static func origin(scheme: String, host: String, port: Int?) -> String {
+    package static func origin(scheme: String, host: String, port: Int?) -> String {
         let defaultPort = scheme == "https" ? 443 : 80
         let port = port.map { $0 == defaultPort ? "" : ":\($0)" } ?? ""
         let bracketed = host.utf8.contains(UInt8(ascii: ":")) && !host.hasPrefix("[") ? "[\(host)]" : host

@@ -134,7 +134,7 @@ public struct CheckedLink: Sendable, Hashable {
 }
 
 /// Orders optionals with `nil` first; for total orders over report values.
-@inlinable package func ascending<T: Comparable>(_ lhs: T?, _ rhs: T?) -> Bool {
+package func ascending<T: Comparable>(_ lhs: T?, _ rhs: T?) -> Bool {
     switch (lhs, rhs) {
     case (nil, nil): false
     case (nil, _): true

@@ -178,7 +178,8 @@ public struct JSONReportRenderer: ReportRenderer {
     }
 
     /// Streams the report: no JSON tree of the whole report and no string of the whole file,
-    /// only one check or finding at a time and a buffer of about `chunkBytes`.
+    /// one finding or a batch of checks at a time (at most 8,192, with their text) and a buffer
+    /// of about `chunkBytes`.
     public func render(_ report: CrawlReport, chunkBytes: Int, to sink: (String) throws -> Void) rethrows {
         let writer = JSONWriter(style: .pretty)
         var output = ""

@@ -62,7 +62,8 @@ public struct CrawlOptions: Sendable {
     /// Bounds on what a crawl holds in memory; the rest waits in temporary files, in order. The
     /// report is the same whatever the bounds (a test proves it).
     public struct Spooling: Sendable, Hashable {
-        /// Links waiting for their target's answer, sorted and written out this many at a time.
+        /// Links waiting for their target's answer held in memory at most: the crawl sorts and
+        /// writes them out half this many at a time, one half while the other fills.
         public var runLength: Int
         /// Checks a report keeps in memory; beyond this they are written to a temporary file.
         public var checksInMemory: Int

@@ -20,7 +20,8 @@ import Synchronization
     @usableFromInline var spilling: BackgroundSpill?
     @usableFromInline let spillQueue: DispatchQueue?
     /// Set when a run could not be written (the values then stay in memory: nothing is lost) or
-    /// could not be opened again (``readFailure``: those values are lost).
+    /// could not be opened again (``readFailure``: those values are lost). With background
+    /// spilling, a run's failure is known from the next spill on, and surely after ``sorted()``.
     @usableFromInline package var failure: SpoolIOError?
     /// Set when a run could not be opened for the merge.
     @usableFromInline package var readFailure: SpoolIOError?
@@ -59,14 +60,16 @@ import Synchronization
         }
         finishSpilling()
         guard failure == nil else { return }
-        let job = BackgroundSpill()
-        let (values, directory, name) = (buffer, directory, name)
+        // The job holds the values until the appending thread takes them back: that thread
+        // frees them (it made them: glibc's allocator locks an arena freed into from another
+        // thread), or merges them when they could not be written.
+        let job = BackgroundSpill(values: buffer)
+        let (directory, name) = (directory, name)
         buffer = []
         buffer.reserveCapacity(runLength)
         spilling = job
         spillQueue.async {
-            job.result = Self.writeRun(values, directory: directory, name: name)
-            job.values = values
+            job.result = Self.writeRun(job.values, directory: directory, name: name)
             job.finished.signal()
         }
     }
@@ -111,8 +114,8 @@ import Synchronization
     @usableFromInline final class BackgroundSpill: @unchecked Sendable {
         @usableFromInline let finished = DispatchSemaphore(value: 0)
         @usableFromInline var result: Result<String, SpoolIOError>?
-        @usableFromInline var values: [Element] = []
-        @usableFromInline init() {}
+        @usableFromInline var values: [Element]
+        @usableFromInline init(values: [Element]) { self.values = values }
     }
 
     /// Runs merged at once: each holds an open file and a read buffer.

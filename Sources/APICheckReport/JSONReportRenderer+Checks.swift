@@ -4,18 +4,20 @@ import Synchronization
 
 extension JSONReportRenderer {
     /// Writes the `checks` array as ``JSONWriter`` in `.pretty` style writes an array, handing
-    /// `sink` a piece whenever `output` reaches `chunkBytes`. A batch of checks is read in order
-    /// (a spooled list is read sequentially), its checks' text is made on every processor at
-    /// once, then appended in order: most of a large crawl's report is its checks' text.
+    /// `sink` a piece whenever `output` reaches `chunkBytes`. Checks are read in order a batch at
+    /// a time (a spooled list is read sequentially); when the table recorded every check's `via`
+    /// and the batch is large, its checks' text is made in parts on up to four threads at once,
+    /// then appended in order: most of a large crawl's report is its checks' text. At most one
+    /// batch of checks and their text (8,192) is held besides the output.
     static func writeChecks(
         _ checks: CheckList, paths: RelPathTable, indent: Int, into output: inout String, chunkBytes: Int, sink: (String) throws -> Void
     ) rethrows {
         // Several threads only when every check's `via` is known (the table was built from
         // this list): looking a path up changes the table.
         let vias = paths.checkVias
-        let processors = vias.count >= checks.count ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let threads = vias.count >= checks.count ? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
         let separator = "\n" + String(repeating: "  ", count: indent + 1)
-        let batchSize = 4_096 * processors
+        let batchSize = 2_048 * threads
         var iterator = checks.makeIterator()
         var written = 0
         var batch: [CheckedLink] = []
@@ -24,14 +26,14 @@ extension JSONReportRenderer {
             batch.removeAll(keepingCapacity: true)
             while batch.count < batchSize, let check = iterator.next() { batch.append(check) }
             guard !batch.isEmpty else { break }
-            let (checks, first) = (batch, written)
-            let parts = batch.count >= 1_024 ? processors : 1
+            let (batchChecks, first) = (batch, written)
+            let parts = batch.count >= 1_024 ? threads : 1
             // Each check's text on its own, so that pieces are cut between checks as before.
             @Sendable func render(_ part: Int, members: (Int, CheckedLink) -> (via: Int32?, step: String)?) -> [String] {
-                ((part * checks.count / parts)..<((part + 1) * checks.count / parts)).map { position in
+                ((part * batchChecks.count / parts)..<((part + 1) * batchChecks.count / parts)).map { position in
                     var text = first + position == 0 ? "[" : ","
                     text += separator
-                    let check = checks[position]
+                    let check = batchChecks[position]
                     check.writePrettyJSON(indent: indent + 1, path: members(first + position, check), into: &text)
                     return text
                 }
