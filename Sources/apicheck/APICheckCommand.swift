@@ -66,11 +66,11 @@ struct APICheckCommand: AsyncParsableCommand {
 /// glibc's allocator keeps an arena per thread and, after a large block is freed, serves the next
 /// large ones from the heap instead of mapping them: a long crawl (or a server under load) then
 /// holds freed memory it cannot return. A fixed mapping threshold and few arenas keep the process
-/// near what it uses (a 1,000,000-resource crawl: 457 MB → 388 MB peak). One arena per processor
-/// plus the main thread's, not fewer: with two on two processors, the worker threads shared one
-/// arena half the time and queued on its lock (loading 58 MB of stubs: 1.4 s or 2.5-3.1 s by luck,
-/// 100,000 futex calls; with three: 1.3-1.6 s every time). The environment's `MALLOC_ARENA_MAX` /
-/// `MALLOC_MMAP_THRESHOLD_` still win.
+/// near what it uses (when introduced, with two arenas: a 1,000,000-resource crawl 457 → 388 MB
+/// peak). One arena per processor plus the main thread's, not fewer: with two on two processors,
+/// the worker threads shared one arena half the time and queued on its lock (loading 58 MB of
+/// stubs: 1.4 s or 2.5-3.1 s by luck, 100,000 futex calls; with three: 1.3-1.6 s every time). The
+/// environment's `MALLOC_ARENA_MAX` / `MALLOC_MMAP_THRESHOLD_` still win.
 enum MemoryTuning {
     static func apply() {
         let environment = ProcessInfo.processInfo.environment
@@ -78,7 +78,9 @@ enum MemoryTuning {
         apicheck_tune_malloc(Int32(arenas(processors: ProcessInfo.processInfo.activeProcessorCount)), 128 << 10)
     }
 
-    /// The main thread's arena and one per processor (at most 8: more only add held memory).
+    /// The main thread's arena and one per processor, counting at most 8 processors (9 arenas:
+    /// more only add held memory). A CPU quota that reports fewer processors than the loader's
+    /// threads gives fewer arenas; two, the old behaviour, is the floor.
     static func arenas(processors: Int) -> Int {
         min(max(processors, 1), 8) + 1
     }
