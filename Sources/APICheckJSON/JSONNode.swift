@@ -47,6 +47,27 @@ public struct JSONNode: Sendable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The node an RFC 6901 JSON Pointer names, or the deepest node on its way that exists (a
+    /// diagnostic about a missing member points at the object that lacks it).
+    public func deepestNode(along pointer: String) -> JSONNode {
+        guard pointer.unicodeScalars.first == "/" else { return self }
+        var current = self
+        for rawToken in pointer.unicodeScalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            let token = JSONValue.unescapePointerToken(rawToken)
+            switch current.kind {
+            case .object(let members):
+                guard let member = members.first(where: { $0.key == token }) else { return current }
+                current = member.value
+            case .array(let elements):
+                guard let index = Int(token), elements.indices.contains(index), String(index) == token else { return current }
+                current = elements[index]
+            default:
+                return current
+            }
+        }
+        return current
+    }
+
     /// The object's members, or `nil` when this is not an object.
     public var members: [Member]? {
         if case .object(let members) = kind { return members }

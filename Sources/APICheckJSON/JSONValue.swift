@@ -42,7 +42,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// `~1` is `/` and `~0` is `~` (RFC 6901 §4), in that order.
-    private static func unescapePointerToken(_ token: Substring.UnicodeScalarView) -> String {
+    static func unescapePointerToken(_ token: Substring.UnicodeScalarView) -> String {
         guard token.contains("~") else { return String(token) }
         var result = String.UnicodeScalarView()
         var iterator = token.makeIterator()
