@@ -47,6 +47,10 @@ let package = Package(
         ),
         .target(name: "APICheckXML", dependencies: ["CAPICheckLibXML2"]),
         .target(name: "APICheckJSON"),
+        // JSON Schema (2020-12, 2019-09, draft 7, 6, 4 and OpenAPI 3.0's dialect): compile once into a
+        // Sendable validator, validate with basic output, generate instances. Its own ECMA-262 regex
+        // engine (linear time) and format checkers; no other dependency.
+        .target(name: "APICheckSchema", dependencies: ["APICheckJSON"]),
         .target(name: "APICheckModel", dependencies: ["APICheckJSON"]),
         .target(
             name: "APICheckStubFiles",
@@ -96,7 +100,7 @@ let package = Package(
         .target(
             name: "APICheckCrawler",
             dependencies: [
-                "APICheckModel", "APICheckJSON", "APICheckXML", "APICheckResponder", "APICheckReport",
+                "APICheckModel", "APICheckJSON", "APICheckXML", "APICheckResponder", "APICheckReport", "APICheckSchema", "APICheckTemplates",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -128,7 +132,7 @@ let package = Package(
             name: "apicheck",
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
-                "APICheckReport", "APICheckServer", "APICheckRecording", "CAPICheckMalloc",
+                "APICheckReport", "APICheckServer", "APICheckRecording", "APICheckSchema", "CAPICheckMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
@@ -149,7 +153,7 @@ let package = Package(
         .executableTarget(
             name: "apicheck-fuzz",
             dependencies: [
-                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckCrawler", "APICheckServer",
+                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckCrawler", "APICheckServer", "APICheckSchema",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["CLI"])),
@@ -165,6 +169,11 @@ let package = Package(
         ),
         .testTarget(name: "APICheckXMLTests", dependencies: ["APICheckXML", "CAPICheckLibXML2"]),
         .testTarget(name: "APICheckJSONTests", dependencies: ["APICheckJSON"]),
+        .testTarget(
+            name: "APICheckSchemaTests", dependencies: ["APICheckSchema", "APICheckJSON"],
+            // The official JSON-Schema-Test-Suite (vendored with its license), read by path.
+            exclude: ["Suite"]
+        ),
         .testTarget(name: "APICheckModelTests", dependencies: ["APICheckModel"]),
         .testTarget(
             name: "APICheckStubFilesTests",
@@ -180,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "APICheckCrawlerTests",
             dependencies: [
-                "APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckReport", "APICheckResponder",
+                "APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckReport", "APICheckResponder", "APICheckSchema",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
