@@ -356,6 +356,29 @@ The data is kept verbatim, typos included ("Stanley Kuberick", "Reservior Dogs",
 "Quentin Taratino", Inception dated 2008, `TUSP8` named "The Great Dictator" with the
 synopsis, year and director of The Usual Suspects).
 
+## Profiles (the contract for bodies)
+
+`apicheck.json` maps each AcmeFlix vendor type to a JSON Schema (2020-12) in `schemas/`, written
+by hand from the article that describes the service (the contract), not generated: this script
+neither writes nor removes them, and the stub loader skips `apicheck.json` and `schemas/`.
+`crawl --stubs`, `serve` and `lint` read them; the `body-schema` rule checks every body of those
+types against its schema (the served type's profile, else the declared one's).
+
+| Type | Schema | Asserts |
+|---|---|---|
+| `application/vnd.acmeflix.api.library+json` | `schemas/library.json` | `count` (integer ≥ 0), `movies` (movie summaries: `id` string, `name`, `year` integer, `director`, `_links`), `_links` |
+| `application/vnd.acmeflix.api.movie+json` | `schemas/movie.json` | a summary plus `rating` (number) and `synopsis`; optional `ratingEnabled` (boolean) and `stock` (integer ≥ 0), kept "for indication" only |
+| `application/vnd.acmeflix.api.movies+json` | `schemas/movies.json` | the same as `movie.json`: the library's and the cart's type for the link to a movie's details |
+| `application/vnd.acmeflix.api.cart+json` | `schemas/cart.json` | `count` (integer ≥ 0), `items` (movie summaries), `_links` |
+
+`schemas/links.json` holds the link they share (`rel` and `href` (a URI) required; `type`; `method`
+one of GET, PUT, POST, DELETE; `parameters` an object) and `_links` (an array of links with a
+`self`). The root declares no type, so it has no profile.
+
+Every body of this set conforms to its profile, so `body-schema` reports nothing here: AcmeFlix's
+defects are in its types and links, not in the shape of its bodies. To see the rule at work, break
+a body (`"year": "1980"` in `library.xml`) and run `apicheck lint stubs/acmeflix`.
+
 ## Deliberate defects (what a contract check should report)
 
 1. **Declared types without a top-level type**: links declare `vnd.acmeflix.api.library+json`,

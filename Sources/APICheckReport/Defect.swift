@@ -86,6 +86,17 @@ extension Defect {
     public static func id(of finding: Finding) -> String { DefectKey(finding).id }
 }
 
+/// A body's JSON pointer with array indices as `*` (`/movies/3/year` → `/movies/*/year`), so
+/// that one field wrong in every element is one defect.
+enum BodySchemaPointer {
+    static func shape(_ pointer: String) -> String {
+        guard pointer.contains(where: \.isNumber) else { return pointer }
+        return pointer.split(separator: "/", omittingEmptySubsequences: false).map { step in
+            !step.isEmpty && step.allSatisfy({ $0.isASCII && $0.isNumber }) ? "*" : String(step)
+        }.joined(separator: "/")
+    }
+}
+
 /// What makes findings one defect.
 struct DefectKey: Hashable {
     var rule: RuleID
@@ -105,6 +116,11 @@ struct DefectKey: Hashable {
         case .formatShape:
             problem = "\(finding.format ?? "") | \(MessageTemplate.of(finding.message))"
             place = ""
+        case .bodySchema:
+            // One defect per schema keyword, body field (indices as *) and place in the API: a wrong
+            // field in every movie is one defect, whatever the values.
+            problem = "\(finding.expected ?? "") | \(BodySchemaPointer.shape(finding.sourcePointer ?? ""))"
+            place = RelPath.shape(finding.relPath)
         case .crawlLimit:
             // One defect per limit, however many responses it cut short.
             problem = MessageTemplate.of(finding.message)
@@ -191,6 +207,11 @@ enum DefectTitle {
             return "no stub answers \(request)\(finding.rel.map { " (the \($0) link)" } ?? ""): add one, or fix the link"
         case .contentTypePresent:
             return "\(finding.messageWithEvidence): send a Content-Type"
+        case .bodySchema:
+            // The field with indices as *, what is wrong, and which schema keyword says so.
+            let field = BodySchemaPointer.shape(finding.sourcePointer ?? "")
+            let problem = finding.actual ?? finding.message
+            return "\(field.isEmpty ? "the body" : field): \(problem) (\(finding.expected ?? "its profile")): fix the body, or the profile"
         case .methodValid, .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .templateValid, .crawlLimit,
             .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader:
             return finding.messageWithEvidence

@@ -14,6 +14,8 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
     case typeMatches = "type-matches"
     /// Media types are valid and registered.
     case typeSyntax = "type-syntax"
+    /// A body validates against the JSON Schema of its media type's profile.
+    case bodySchema = "body-schema"
     /// A 2xx with a body has a Content-Type.
     case contentTypePresent = "content-type-present"
     /// A self link points back to its resource.
@@ -42,15 +44,21 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
     /// The rules whose findings a report of `command` can hold, sorted: reports list these (a
     /// JUnit suite per rule, SARIF's rule table), not the other command's.
     public static func rules(of command: ReportCommand) -> [RuleID] {
-        allCases.filter { $0.command == command }.sorted()
+        allCases.filter { $0.commands.contains(command) }.sorted()
     }
 
-    /// The command whose reports this rule's findings appear in.
+    /// The command whose reports this rule's findings appear in first (`body-schema` also appears
+    /// in verify's).
     public var command: ReportCommand {
         switch self {
         case .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader, .driftCoverage: .verify
         default: .crawl
         }
+    }
+
+    /// Every command whose reports hold this rule's findings.
+    public var commands: Set<ReportCommand> {
+        self == .bodySchema ? [.crawl, .verify] : [command]
     }
 
     /// Ordered by id, so sorted output reads alphabetically.
@@ -62,7 +70,7 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
     /// The severity a finding of this rule has unless `--rule` says otherwise.
     public var defaultSeverity: Severity {
         switch self {
-        case .linkResolves, .methodValid, .typeMatches, .contentTypePresent, .templateValid: .error
+        case .linkResolves, .methodValid, .typeMatches, .bodySchema, .contentTypePresent, .templateValid: .error
         case .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader: .error
         case .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .crawlLimit, .driftCoverage: .warning
         }
@@ -75,6 +83,7 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
         case .methodValid: "A link's method is a valid HTTP method that the target accepts."
         case .typeMatches: "The response's Content-Type matches the link's declared type, and the body agrees with it."
         case .typeSyntax: "Declared and served media types are valid, registered media types."
+        case .bodySchema: "A body validates against the JSON Schema its media type's profile names."
         case .contentTypePresent: "A successful response with a body has a Content-Type."
         case .selfConsistent: "A self link points back to the resource it was found on."
         case .duplicateRel: "A rel does not appear twice with different targets or attributes."
@@ -112,6 +121,16 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
                 + "compare case-insensitively and parameters are ignored except profile. The body must agree "
                 + "with its type as well: +json parses as JSON, +xml is well-formed, images start with the "
                 + "magic bytes of their format. Clients choose parsers by type, so a mismatch breaks them."
+        case .bodySchema:
+            "When a media type has a profile, a JSON Schema that says what its bodies look like, every "
+                + "body served with that type must validate against it. Profiles are given with --profile "
+                + "TYPE=FILE, in the stub set's apicheck.json, or discovered from the API itself: the "
+                + "profile parameter of the Content-Type (RFC 6906), a Link header with rel=\"describedby\", "
+                + "or a describedby or profile link in the body. The served type's profile applies, else the "
+                + "profile of the type the link declared. Each failing keyword is a finding at the body's "
+                + "JSON pointer; findings group by schema keyword and place in the API, so one wrong field "
+                + "in every movie is one defect. Clients decode these fields, so a body that breaks its "
+                + "profile breaks them. Fix the API, or the profile when the API is right."
         case .typeSyntax:
             "Declared and served media types must be syntactically valid type/subtype pairs with a "
                 + "registered top-level type, and should use the registered name. vnd.example+json has no "
@@ -196,6 +215,9 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
                 + "https://api.example.com/orders/7 has no stub."
         case .typeMatches:
             "The link \"poster\" declares image/jpeg but the response is served as text/html."
+        case .bodySchema:
+            "/year: expected an integer, found a string (the profile of application/vnd.acmeflix.api.movie+json, "
+                + "schemas/movie.json#/properties/year/type), in every movie reached by root → library → movies[*] → self."
         case .typeSyntax:
             "The link \"poster\" declares image/jpg (expected image/jpeg)."
         case .contentTypePresent:

@@ -125,6 +125,9 @@ public struct StubSource: Sendable {
     /// made between loading and watching. Without it the watcher starts from the files as they
     /// are when it starts.
     package var fingerprint: StubFileWatcher.Fingerprint?
+    /// Checks of the loaded stubs beyond the loader's, reported as warnings at every load and
+    /// reload and never a reason to refuse a set (`serve` checks bodies against their profiles).
+    public var additionalChecks: (@Sendable (StubSet) -> [Diagnostic])?
 
     /// The files and folders to load, and how.
     public init(paths: [String], options: StubLoadOptions = StubLoadOptions()) {

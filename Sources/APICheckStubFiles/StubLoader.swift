@@ -147,7 +147,7 @@ public struct StubLoader: Sendable {
                 diagnostics.append(.warning("a symlinked folder is not followed; its stub files are not loaded", at: SourceLocation(path: displayBase + "/" + entry.relativePath)))
                 continue
             }
-            guard Self.format(of: entry.relativePath) != nil else { continue }
+            guard Self.format(of: entry.relativePath) != nil, !StubSetConfiguration.isReserved(entry.relativePath) else { continue }
             switch entry.kind {
             case .file:
                 // Reached without following a symlink from a resolved base: inside it by construction.

@@ -19,9 +19,13 @@ struct APICheckCommand: AsyncParsableCommand {
               apicheck report merge shard-*.json --format junit --output report.xml
               apicheck record https://api.example.com --to stubs/recorded --port 3000
               apicheck verify stubs/recorded --against https://api.example.com --coverage
+              apicheck schema check stubs/acmeflix/schemas/movie.json movie.json
             """,
         version: APICheckVersion.current,
-        subcommands: [InitCommand.self, LintCommand.self, ShowCommand.self, ServeCommand.self, RecordCommand.self, VerifyCommand.self, CrawlCommand.self, ReportCommand.self]
+        subcommands: [
+            InitCommand.self, LintCommand.self, ShowCommand.self, ServeCommand.self, RecordCommand.self, VerifyCommand.self, CrawlCommand.self, ReportCommand.self,
+            SchemaCommand.self,
+        ]
     )
 
     /// Exit codes follow FORMATS §7: 0 clean, 1 problems found, 2 usage or infrastructure errors.

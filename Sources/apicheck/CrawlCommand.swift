@@ -16,13 +16,18 @@ struct CrawlCommand: AsyncParsableCommand {
         discussion: """
             Follows every GET link breadth-first from the root (same origin unless --allow-host), \
             checks each with the rules of docs/reports.md (link-resolves, method-valid, \
-            type-matches, type-syntax, content-type-present, self-consistent, duplicate-rel, \
-            format-shape, template-valid, crawl-limit) and reports the findings with the path of rels from the \
+            type-matches, type-syntax, body-schema, content-type-present, self-consistent, \
+            duplicate-rel, format-shape, template-valid, crawl-limit) and reports the findings with the path of rels from the \
             root. Unsafe methods are never sent to a live API without --unsafe: OPTIONS and its \
             Allow header stand in. With --stubs the stub set is crawled in memory, no sockets, \
             through the same engine. With --record DIR every whole answer from the root's origin \
             is also written as a stub file (as 'apicheck record' writes them), so that \
             'apicheck crawl <root> --stubs DIR' replays the same crawl offline.
+
+            Bodies are checked against the JSON Schema of their media type (body-schema): \
+            --profile TYPE=FILE, a stub folder's apicheck.json, or a schema the API names itself \
+            (a Content-Type's profile parameter, a describedby or profile link), fetched once, \
+            inside the crawl's scope (--no-discover-profiles turns that off).
 
             Every crawl ends: --timeout bounds each request however slowly its body arrives, \
             --deadline the whole crawl; what they cut is reported as not checked or skipped and \
@@ -37,6 +42,8 @@ struct CrawlCommand: AsyncParsableCommand {
             Examples:
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
               apicheck crawl https://api.example.com/ --sample 3 --verbose
+              apicheck crawl https://api.example.com/ \\
+                  --profile 'application/vnd.example.movie+json=schemas/movie.json'
               apicheck crawl https://api.example.com/ --format junit --output crawl.xml
               apicheck crawl https://api.example.com/ \\
                   --header-from-env 'Authorization: Bearer $API_TOKEN'
@@ -126,6 +133,11 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug (timings of each phase), info, notice (limits reached), warning, error, critical.")
     var logLevel: LogLevel = .notice
 
+    @OptionGroup(title: "Profiles (body-schema)") var profileFlags: ProfileFlags
+
+    @Flag(name: .customLong("no-discover-profiles"), help: "Do not fetch the schemas the API names for its bodies (a Content-Type's profile, describedby and profile links).")
+    var noDiscoverProfiles = false
+
     @OptionGroup var report: ReportOptions
 
     func validate() throws {
@@ -148,6 +160,7 @@ struct CrawlCommand: AsyncParsableCommand {
         _ = try credentials.parsed()
         _ = try parsedVariables()
         _ = try parsedScenarios()
+        try profileFlags.validateProfiles()
     }
 
     func run() async throws {
@@ -165,6 +178,19 @@ struct CrawlCommand: AsyncParsableCommand {
         options.interruption = interruption
         options.maximumLinksPerResponse = maxLinks
         options.maximumRedirects = maxRedirects
+        options.discoversProfiles = !noDiscoverProfiles
+        options.schemaOptions = profileFlags.schemaOptions
+        // Profiles before the crawl: a broken schema is a usage error now, not after a long crawl.
+        let (profiles, profileProblems) = profileFlags.load(stubFolders: stubs)
+        if !profileProblems.isEmpty {
+            let output = Output(fileDescriptor: STDERR_FILENO)
+            for diagnostic in profileProblems { output.writeError(output.format(diagnostic)) }
+            if profileProblems.contains(where: { $0.severity == .error }) {
+                output.writeError("error: a profile could not be loaded; fix it (check it with 'apicheck schema lint FILE') or leave it out")
+                throw ExitCode(2)
+            }
+        }
+        options.profiles = profiles
         // A bad baseline fails now, not after a long crawl.
         _ = try report.loadBaseline()
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")

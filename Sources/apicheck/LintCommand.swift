@@ -1,3 +1,4 @@
+import APICheckCrawler
 import APICheckJSON
 import APICheckModel
 import APICheckStubFiles
@@ -17,10 +18,15 @@ struct LintCommand: ParsableCommand {
             Exit status: 0 when no file has an error (warnings allowed), 1 when any stub file is \
             invalid, 2 for usage errors.
 
+            A folder's apicheck.json names the JSON Schema of each media type (profiles, \
+            schemas/ beside it); every stub body of such a type, a template rendered with its \
+            stub's variables, is checked against it (body-schema), as crawl checks live answers.
+
             Examples:
               apicheck lint stubs/acmeflix
               apicheck lint stubs/login.xml --root stubs
               apicheck lint stubs --format json > lint.json
+              apicheck lint stubs/acmeflix --profile 'application/json=schemas/any.json'
             """
     )
 
@@ -40,6 +46,8 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
+    @OptionGroup(title: "Profiles (stub bodies against their media types' schemas)") var profileFlags: ProfileFlags
+
     func validate() throws {
         if paths.isEmpty {
             throw ValidationError("Name at least one stub file or folder, e.g. 'apicheck lint stubs/'.")
@@ -48,11 +56,15 @@ struct LintCommand: ParsableCommand {
             throw ValidationError("'\(path)': no such file or folder.")
         }
         try validateRoot(root)
+        try profileFlags.validateProfiles()
     }
 
     func run() throws {
         // The loader compiles and checks templates, so a broken one is found before a request needs it.
-        let result = StubLoader(options: StubLoadOptions(root: root)).load(paths)
+        var result = StubLoader(options: StubLoadOptions(root: root)).load(paths)
+        // The stub set's own contract: each body against the profile of its Content-Type.
+        let (profiles, profileProblems) = profileFlags.load(stubFolders: paths)
+        result.diagnostics += profileProblems + StubProfileCheck(profiles: profiles).diagnostics(result.stubSet.stubs)
         let failed = result.hasErrors || (strict && !result.warnings.isEmpty)
         let output = Output()
         switch format {

@@ -1,3 +1,4 @@
+import APICheckCrawler
 import APICheckHTTPFetcher
 import APICheckModel
 import APICheckRecording
@@ -119,7 +120,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Recording (with --record-to)") var recording: RecordingFlags
 
+    @OptionGroup(title: "Profiles (stub bodies checked at load, warnings only)") var profileFlags: ProfileFlags
+
     func validate() throws {
+        try profileFlags.validateProfiles()
         if paths.isEmpty {
             throw ValidationError("Name at least one stub folder or file, e.g. 'apicheck serve stubs/acmeflix'.")
         }
@@ -187,8 +191,19 @@ struct ServeCommand: AsyncParsableCommand {
         let options = StubLoadOptions(root: root)
         var source = StubSource(paths: paths, options: options)
         if watch { source.recordFingerprint() }
+        // Stub bodies against their profiles, at load and at every reload: warnings, never a
+        // reason to refuse a request (lint makes them errors).
+        let (profileFiles, formatAssertion, folders) = (profileFlags.profiles, profileFlags.formatAssertion, paths)
+        source.additionalChecks = { stubs in
+            var flags = ProfileFlags()
+            flags.profiles = profileFiles
+            flags.formatAssertion = formatAssertion
+            let (profiles, problems) = flags.load(stubFolders: folders)
+            return problems.map { Diagnostic(.warning, $0.message, at: $0.location) }
+                + StubProfileCheck(profiles: profiles).diagnostics(stubs.stubs, severity: .warning)
+        }
         let result = StubLoader(options: options, logger: logger).load(paths)
-        for diagnostic in result.diagnostics { output.writeError(output.format(diagnostic)) }
+        for diagnostic in result.diagnostics + (source.additionalChecks?(result.stubSet) ?? []) { output.writeError(output.format(diagnostic)) }
         if result.stubSet.isEmpty, proxy == nil {
             output.writeError("apicheck serve: no stubs loaded from \(paths.joined(separator: " ")); fix the errors above (apicheck lint shows them) or name a folder with stub files.")
             throw ExitCode(2)

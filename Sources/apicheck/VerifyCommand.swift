@@ -98,6 +98,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup(title: "Profiles (live bodies against their media types' schemas)") var profileFlags: ProfileFlags
+
     func validate() throws {
         do { _ = try OriginRewriter.normalizedOrigin(against) } catch { throw ValidationError("--against: \(error).") }
         for pattern in ignore {
@@ -110,6 +112,7 @@ struct VerifyCommand: AsyncParsableCommand {
         if coverage { _ = try coverageRoot() } else if root != "/" { throw ValidationError("--root is where the --coverage crawl starts: add --coverage.") }
         _ = try credentials.parsed()
         _ = try parsedVariables()
+        try profileFlags.validateProfiles()
     }
 
     /// `--root` resolved against `--against`: the coverage crawl's start.
@@ -149,11 +152,18 @@ struct VerifyCommand: AsyncParsableCommand {
         let headers = try credentials.parsed()
         var redaction = Redaction()
         for header in headers { redaction.registerHeader(name: header.name, value: header.value) }
-        let options = VerifyOptions(
+        let (profiles, profileProblems) = profileFlags.load(stubFolders: paths)
+        for diagnostic in profileProblems { output.writeError(output.format(diagnostic)) }
+        if profileProblems.contains(where: { $0.severity == .error }) {
+            output.writeError("error: a profile could not be loaded; fix it (check it with 'apicheck schema lint FILE') or leave it out")
+            throw ExitCode(2)
+        }
+        var options = VerifyOptions(
             origin: try OriginRewriter.normalizedOrigin(against), headers: headers, variables: try parsedVariables(), unsafe: unsafe,
             drift: DriftOptions(compareValues: compareValues, ignoredPointers: ignore, comparedHeaders: compareHeaders),
             concurrency: concurrency, timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBody,
             rules: try report.ruleConfiguration(), redaction: redaction)
+        options.profiles = profiles
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")
         let crawlOptions = coverage
             ? CrawlOptions(

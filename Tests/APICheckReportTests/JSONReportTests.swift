@@ -28,6 +28,7 @@ import Testing
               "configuration": {
                 "strict": false,
                 "rules": {
+                  "body-schema": "error",
                   "content-type-present": "error",
                   "crawl-limit": "warning",
                   "drift-coverage": "warning",

@@ -2,15 +2,15 @@ import APICheckReport
 import Testing
 
 @Suite struct RuleConfigurationTests {
-    @Test func theSixteenRuleIDsAndTheirDefaults() {
+    @Test func theSeventeenRuleIDsAndTheirDefaults() {
         let expected: [String: Severity] = [
             "link-resolves": .error, "method-valid": .error, "type-matches": .error, "type-syntax": .warning,
-            "content-type-present": .error, "self-consistent": .warning, "duplicate-rel": .warning, "format-shape": .warning,
+            "body-schema": .error, "content-type-present": .error, "self-consistent": .warning, "duplicate-rel": .warning, "format-shape": .warning,
             "template-valid": .error, "crawl-limit": .warning, "drift-status": .error, "drift-type": .error, "drift-links": .error,
             "drift-shape": .error, "drift-header": .error, "drift-coverage": .warning,
         ]
         #expect(Set(RuleID.allCases.map(\.rawValue)) == Set(expected.keys))
-        #expect(RuleID.allCases.count == 16)
+        #expect(RuleID.allCases.count == 17)
         for rule in RuleID.allCases {
             #expect(rule.defaultSeverity == expected[rule.rawValue], "\(rule)")
             #expect(!rule.summary.isEmpty && !rule.explanation.isEmpty && !rule.example.isEmpty, "\(rule)")

@@ -18,6 +18,8 @@ struct CrawlFrontier {
         var rel: String? = nil
         /// The (final) URL of the resource whose link led here; `nil` for the root.
         var referrer: String?
+        /// The media type the link that first led here declared, for its profile (`body-schema`).
+        var declaredType: String? = nil
 
         var normalisedKey: String { URLResolution.normalisedKey(url) }
     }
@@ -64,6 +66,7 @@ extension CrawlFrontier.Entry: SpoolRecord {
         encoder.int(Int(pathNode))
         encoder.optionalString(rel)
         encoder.optionalString(referrer)
+        encoder.optionalString(declaredType)
     }
 
     init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError) {
@@ -75,6 +78,6 @@ extension CrawlFrontier.Entry: SpoolRecord {
         let rel = try decoder.optionalString()
         self.init(
             key: URLKey(high: high, low: low), url: url, depth: Int32(clamping: depth), pathNode: Int32(clamping: pathNode), rel: rel,
-            referrer: try decoder.optionalString())
+            referrer: try decoder.optionalString(), declaredType: try decoder.optionalString())
     }
 }

@@ -1,4 +1,5 @@
 import APICheckModel
+import APICheckSchema
 import APICheckReport
 import APICheckResponder
 import Foundation
@@ -58,6 +59,16 @@ public struct CrawlOptions: Sendable {
     /// Links read from one response (`--max-links`); the rest are counted and reported
     /// (`crawl-limit`).
     public var maximumLinksPerResponse = 10_000
+    /// The JSON Schemas bodies of each media type must validate against (`body-schema`):
+    /// `--profile TYPE=FILE` and a stub set's `apicheck.json`.
+    public var profiles = MediaTypeProfiles()
+    /// Fetch and use the schemas an API names for its bodies (a Content-Type's `profile`, a
+    /// `describedby` or `profile` link); `--no-discover-profiles` turns it off.
+    public var discoversProfiles = true
+    /// Schema documents the crawl fetches at most when discovering profiles.
+    public var maximumDiscoveredSchemas = 64
+    /// How profiles are compiled (format assertion, regex budget).
+    public var schemaOptions = JSONSchemaOptions()
 
     /// Bounds on what a crawl holds in memory; the rest waits in temporary files, in order. The
     /// report is the same whatever the bounds (a test proves it).

@@ -89,7 +89,8 @@ struct CrawlState {
         }
         let node = tree.node(label, under: record.entry.pathNode)
         _ = frontier.enqueue(
-            CrawlFrontier.Entry(key: key, url: target, depth: depth, pathNode: node, rel: link.compactRel ?? link.rel, referrer: referrer),
+            CrawlFrontier.Entry(
+                key: key, url: target, depth: depth, pathNode: node, rel: link.compactRel ?? link.rel, referrer: referrer, declaredType: link.type),
             index: &index)
     }
 

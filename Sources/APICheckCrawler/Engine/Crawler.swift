@@ -66,6 +66,7 @@ public struct Crawler: Sendable {
         var state = CrawlState(
             options: options, rules: ContractRules(options: options),
             pending: SortedSpool(directory: spoolDirectory, runLength: options.spooling.runLength, name: "links", spillsInBackground: true))
+        let discovery = options.discoversProfiles ? ProfileDiscovery(maximumSchemas: options.maximumDiscoveredSchemas, options: options.schemaOptions) : nil
         var frontier = CrawlFrontier(maximumDepth: options.maximumDepth, directory: spoolDirectory, entriesInMemory: options.spooling.runLength)
         var problems: [CrawlProblem] = []
         var failureCount = 0
@@ -79,7 +80,7 @@ public struct Crawler: Sendable {
             var level = frontier.takeLevel()
             let levelCount = level.count
             let (fetchedBefore, levelDepth, failuresBefore) = (state.resourcesConsumed, depth, failureCount)
-            await fetchLevel(&level, budget: budget) { record in
+            await fetchLevel(&level, budget: budget, discovery: discovery) { record in
                 if !record.isSuccess { failureCount += 1 }
                 state.consume(record, into: &frontier)
                 progress?(Progress(
@@ -163,7 +164,9 @@ public struct Crawler: Sendable {
     /// Fetches a level with bounded concurrency and hands each result to `consume` in the
     /// level's order. Results that finish early wait for the ones before them, but at most a
     /// window of them: fetching pauses rather than hold a level's worth of bodies.
-    private func fetchLevel(_ level: inout SpillQueue<CrawlFrontier.Entry>.Drain, budget: CrawlBudget, consume: (ResourceRecord) -> Void) async {
+    private func fetchLevel(
+        _ level: inout SpillQueue<CrawlFrontier.Entry>.Drain, budget: CrawlBudget, discovery: ProfileDiscovery?, consume: (ResourceRecord) -> Void
+    ) async {
         let concurrency = max(1, options.concurrency)
         let window = max(concurrency * 4, 64)
         await withTaskGroup(of: (Int, ResourceRecord).self) { group in
@@ -174,7 +177,7 @@ public struct Crawler: Sendable {
             func startMore() {
                 while running < concurrency, started - consumed < window, let entry = level.next() {
                     let index = started
-                    group.addTask { (index, await self.fetchResource(entry, budget: budget)) }
+                    group.addTask { (index, await self.fetchResource(entry, budget: budget, discovery: discovery)) }
                     started += 1
                     running += 1
                 }
@@ -192,7 +195,7 @@ public struct Crawler: Sendable {
         }
     }
 
-    private func fetchResource(_ entry: CrawlFrontier.Entry, budget: CrawlBudget) async -> ResourceRecord {
+    private func fetchResource(_ entry: CrawlFrontier.Entry, budget: CrawlBudget, discovery: ProfileDiscovery?) async -> ResourceRecord {
         let started = ContinuousClock.now
         var record = ResourceRecord(entry: entry, outcome: .skipped("not fetched"))
         guard let url = URL(string: entry.url) else {
@@ -201,6 +204,7 @@ public struct Crawler: Sendable {
         }
         let exchange = await send(FetchRequest(method: "GET", url: url, headers: options.headers(for: url)), budget: budget)
         record.duration = ContinuousClock.now - started
+        var successfulBody: [UInt8]?
         switch exchange {
         case .skipped(let reason):
             record.outcome = .skipped(reason)
@@ -223,11 +227,46 @@ public struct Crawler: Sendable {
                 let parsed = record.extraction.bodyParsedAsJSON && extractor.limits.maximumDepth <= sniffer.maximumJSONDepth
                 record.bodyVerdict = sniffer.check(body, against: served, parsedAsJSON: parsed)
             }
+            if (200..<300).contains(response.status), !response.isTruncated, !body.isEmpty { successfulBody = body }
         }
         // The resource's own rules run here, in parallel; its rel path is filled in on consumption.
-        record.findings = ContractRules(options: options).evaluateResource(record, relPath: [])
+        let rules = ContractRules(options: options)
+        record.findings = rules.evaluateResource(record, relPath: [])
+        if let successfulBody {
+            record.findings += await bodySchemaFindings(record, body: successfulBody, rules: rules, discovery: discovery, budget: budget)
+        }
         record.extraction.notes = []
         return record
+    }
+
+    /// `body-schema` for one answer: the profile its served or declared type has, else the one
+    /// it names (fetched once per crawl); none without a profile.
+    private func bodySchemaFindings(
+        _ record: ResourceRecord, body: [UInt8], rules: ContractRules, discovery: ProfileDiscovery?, budget: CrawlBudget
+    ) async -> [Finding] {
+        var profile = options.profiles.profile(served: record.contentType, declared: record.entry.declaredType)
+        if profile == nil, let discovery, let named = ProfileDiscovery.namedSchema(contentType: record.contentType, links: record.extraction.links) {
+            if let configured = options.profiles.profile(uri: named) {
+                profile = configured
+            } else {
+                switch await discovery.profile(at: named, fetch: { url in await self.fetchSchema(url, budget: budget) }) {
+                case .profile(let found): profile = found
+                case .ignored(let reason): logger.debug("no profile", metadata: ["url": "\(options.redaction.url(named))", "reason": "\(options.redaction.text(reason))"])
+                case .unusable(let reason): return rules.bodySchemaProblem(reason, schema: named, record: record)
+                }
+            }
+        }
+        guard let profile else { return [] }
+        let violations = BodySchemaRule.violations(of: body, profile: profile, maximumDepth: extractor.limits.maximumDepth)
+        return rules.bodySchemaFindings(violations, profile: profile, record: record)
+    }
+
+    /// A schema document an answer names, fetched like a resource (credentials, budget, scope).
+    private func fetchSchema(_ url: URL, budget: CrawlBudget) async -> (status: Int, contentType: String?, body: [UInt8], truncated: Bool)? {
+        guard options.isInScope(url) else { return nil }
+        let headers = options.headers(for: url) + [HTTPHeader(name: "Accept", value: "application/schema+json, application/json")]
+        guard case .response(let response, _) = await send(FetchRequest(method: "GET", url: url, headers: headers), budget: budget) else { return nil }
+        return (response.status, response.headers.value(named: "Content-Type"), [UInt8](response.body), response.isTruncated)
     }
 
     /// Why a link whose request the crawl's deadline cut short was not checked.

@@ -21,6 +21,8 @@ public struct VerifyOptions: Sendable {
     public var maximumBodyBytes: Int
     public var rules: RuleConfiguration
     public var redaction: Redaction
+    /// Live bodies of these types are checked against their schemas too (`body-schema`).
+    public var profiles = MediaTypeProfiles()
 
     public init(
         origin: String, headers: [HTTPHeader] = [], variables: [String: String] = [:], unsafe: Bool = false, drift: DriftOptions = DriftOptions(),
@@ -170,7 +172,7 @@ public struct StubVerifier: Sendable {
                             referrer: stub.source.description, expected: drift.expected.map(options.redaction.text),
                             actual: drift.actual.map(options.redaction.text), message: options.redaction.text(drift.message))
                     }
-                    let failing = options.rules.apply(to: stubFindings)
+                    let failing = options.rules.apply(to: stubFindings + bodySchemaFindings(response, request: request, url: url, stub: stub))
                     findings += failing
                     checks.append(CheckedLink(
                         method: request.method, url: url, rel: stub.name, referrer: stub.source.description,
@@ -201,6 +203,21 @@ public struct StubVerifier: Sendable {
             configuration: options.rules, statistics: statistics, checks: checks, findings: findings, errors: errors)
         report.command = .verify
         return (report, verified.sorted { $0.stub.source.description < $1.stub.source.description })
+    }
+
+    /// `body-schema` for a live answer whose type has a profile, as crawl checks it.
+    private func bodySchemaFindings(_ response: FetchedResponse, request: FetchRequest, url: String, stub: Stub) -> [Finding] {
+        let contentType = response.headers.value(named: "Content-Type")
+        guard (200..<300).contains(response.status), !response.isTruncated, !response.body.isEmpty,
+            let profile = options.profiles.profile(served: contentType, declared: nil)
+        else { return [] }
+        return BodySchemaRule.violations(of: [UInt8](response.body), profile: profile).map { violation in
+            let field = violation.instanceLocation.isEmpty ? "the live body" : "the live body at \(violation.instanceLocation)"
+            return Finding(
+                rule: .bodySchema, method: request.method, url: url, rel: stub.name, servedType: contentType, sourcePointer: violation.instanceLocation,
+                referrer: stub.source.description, expected: violation.keyword, actual: options.redaction.text(violation.error),
+                message: options.redaction.text("\(field) does not match the profile of \(profile.key) (\(violation.keyword)): \(violation.error)"))
+        }
     }
 
     /// The concrete request a stub describes, or why there is none.

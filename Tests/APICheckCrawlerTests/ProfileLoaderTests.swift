@@ -1,0 +1,70 @@
+import APICheckCrawler
+import APICheckModel
+import Foundation
+import Testing
+
+/// Profile schemas read from files: bounded, inside their root, located errors.
+@Suite struct ProfileLoaderTests {
+    final class Folder {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-profiles-\(UUID().uuidString)")
+        var path: String { url.path }
+        init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(at: url) }
+        func write(_ relative: String, _ text: String) throws {
+            let file = url.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+    }
+
+    @Test func schemasLoadWithTheirRelativeReferencesAndNameTypes() throws {
+        let folder = try Folder()
+        try folder.write("schemas/movie.json", #"{"type": "object", "properties": {"director": {"$ref": "people.json#/$defs/person"}}}"#)
+        try folder.write("schemas/people.json", #"{"$defs": {"person": {"type": "object", "required": ["name"]}}}"#)
+        let (profiles, diagnostics) = ProfileLoader().load(
+            [.init(key: "application/vnd.acme.movie+json", path: "schemas/movie.json"), .init(key: "application/vnd.acme.film+json", path: "schemas/movie.json")],
+            folder: folder.path)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(profiles.count == 2)
+        let movie = try #require(profiles.profile(served: "application/json", declared: "vnd.acme.movie+json"))
+        #expect(movie.schemaName == "schemas/movie.json")
+        #expect(!movie.schema.isValid(.object(["director": .object([:])])))
+        #expect(movie.schema.isValid(.object(["director": .object(["name": "Ann"])])))
+        // Parameters do not matter, the profile parameter's URI would.
+        #expect(profiles.profile(served: "Application/VND.acme.Film+JSON; charset=utf-8", declared: nil) != nil)
+    }
+
+    @Test func problemsAreLocatedAndTheOtherProfilesStillLoad() throws {
+        let folder = try Folder()
+        try folder.write("schemas/good.json", #"{"type": "object"}"#)
+        try folder.write("schemas/broken.json", "{\n  \"type\": \"object\",\n  \"minProperties\": \"two\"\n}")
+        try folder.write("schemas/notjson.json", "{\n  \"type\": \n")
+        try folder.write("schemas/remote.json", #"{"$ref": "https://elsewhere.example/s.json"}"#)
+        let (profiles, diagnostics) = ProfileLoader().load(
+            [
+                .init(key: "application/a+json", path: "schemas/good.json"), .init(key: "application/b+json", path: "schemas/broken.json"),
+                .init(key: "application/c+json", path: "schemas/notjson.json"), .init(key: "application/d+json", path: "schemas/missing.json"),
+                .init(key: "application/e+json", path: "schemas/remote.json"), .init(key: "not a type", path: "schemas/good.json"),
+                .init(key: "application/f+json", path: "../outside.json"),
+            ],
+            folder: folder.path)
+        #expect(profiles.count == 1)
+        let messages = diagnostics.map(\.description)
+        #expect(messages.contains { $0.hasPrefix("\(folder.path)/schemas/broken.json:3:") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("\(folder.path)/schemas/notjson.json:3:1: error: the schema is not valid JSON") }, "\(messages)")
+        #expect(messages.contains { $0.contains("schemas/missing.json does not exist") }, "\(messages)")
+        #expect(messages.contains { $0.contains("remote schemas are not fetched") }, "\(messages)")
+        #expect(messages.contains { $0.contains("'not a type' is neither a media type") }, "\(messages)")
+        #expect(messages.contains { $0.contains("does not exist") || $0.contains("outside") }, "\(messages)")
+        #expect(diagnostics.count == 6)
+    }
+
+    @Test func aReferenceCannotLeaveTheRoot() throws {
+        let folder = try Folder()
+        try folder.write("set/schemas/movie.json", #"{"$ref": "../../secret.json"}"#)
+        try folder.write("secret.json", #"{"type": "string"}"#)
+        let (profiles, diagnostics) = ProfileLoader().load([.init(key: "application/m+json", path: "schemas/movie.json")], folder: folder.path + "/set")
+        #expect(profiles.isEmpty)
+        #expect(diagnostics.first?.message.contains("outside") == true, "\(diagnostics)")
+    }
+}
