@@ -14,6 +14,7 @@ enum FuzzTarget: String, CaseIterable {
     case server
     case pathMatch = "path-match"
     case template
+    case schema
 
     var summary: String {
         switch self {
@@ -27,6 +28,7 @@ enum FuzzTarget: String, CaseIterable {
         case .server: "raw bytes into the stub server's connection pipeline (NIO HTTP decoder + StubHTTPHandler)"
         case .pathMatch: "StubSet matching against a reference matcher: lines 'S METHOD PATTERN', 'R METHOD TARGET'"
         case .template: "a Mustache template: lint (TemplateRenderer.diagnose), then render it"
+        case .schema: "a JSON Schema compiled, then instances validated: schema, a '--' line, one instance per line; byte 1 picks the draft"
         }
     }
 
@@ -43,6 +45,7 @@ enum FuzzTarget: String, CaseIterable {
         case .server: ServerFuzzer.run(data)
         case .pathMatch: PathMatchFuzzer.run(data)
         case .template: TemplateFuzzer.run(data)
+        case .schema: SchemaFuzzer.run(data)
         }
     }
 }
