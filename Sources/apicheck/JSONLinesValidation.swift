@@ -136,9 +136,10 @@ extension InstanceReport {
             guard case .object(let members) = result.json else { return }
             output.write(JSONWriter().string(.object([JSONMember("line", .number(String(line)))] + members)))
         case .text:
-            guard let first = result.errors.first else { return }
+            let relevant = result.relevantErrors
+            guard let first = relevant.first else { return }
             let field = first.instanceLocation.isEmpty ? "(the whole value)" : first.instanceLocation
-            let more = result.errors.count > 1 ? " (+\(result.errors.count - 1) more)" : ""
+            let more = relevant.count > 1 ? " (+\(relevant.count - 1) more)" : ""
             output.write(output.format(Diagnostic(.error, "\(field): \(first.error) [\(first.keywordLocation)]\(more)", at: SourceLocation(path: name, line: line))))
         }
     }

@@ -79,7 +79,8 @@ struct SchemaCheckCommand: ParsableCommand {
         abstract: "Validate JSON files (or JSON Lines) against a schema.",
         discussion: """
             Each invalid instance is reported with the place of each problem, as \\
-            file:line:column: error: /pointer: what is wrong [schema keyword]. With --jsonl, one \\
+            file:line:column: error: /pointer: what is wrong [schema keyword] (the errors to act on; \
+            --format json lists all of them). With --jsonl, one \\
             instance per line (of a file, or - for standard input): a line per invalid instance \\
             and a summary, for bulk checks of recorded answers or logs. --format json prints JSON \\
             Schema's basic output format, one object per line, with "instance" added.
@@ -192,7 +193,7 @@ struct InstanceReport {
             guard case .object(let members) = result.json else { return }
             output.write(JSONWriter().string(.object([JSONMember("instance", .string(instance))] + members)))
         case .text:
-            for unit in result.errors {
+            for unit in result.relevantErrors {
                 let field = unit.instanceLocation.isEmpty ? "(the whole value)" : unit.instanceLocation
                 output.write(output.format(Diagnostic(.error, "\(field): \(unit.error) [\(unit.keywordLocation)]", at: locate(unit.instanceLocation))))
             }

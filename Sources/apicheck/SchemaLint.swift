@@ -20,7 +20,7 @@ struct SchemaLint {
         if let meta = Self.metaSchema(draft) {
             // The compiler's error says it better where both see one problem (on the same line).
             let compilerLines = Set(diagnostics.filter { $0.location.path == path }.map(\.location.line))
-            for unit in BodySchemaRule.relevant(meta.validate(node.value).errors) {
+            for unit in meta.validate(node.value).relevantErrors {
                 let position = node.deepestNode(along: unit.instanceLocation).position
                 guard !compilerLines.contains(position.line) else { continue }
                 let field = unit.instanceLocation.isEmpty ? "the schema" : unit.instanceLocation

@@ -134,7 +134,7 @@ import Testing
 
     // MARK: Relevance
 
-    @Test func branchErrorsOfAFailedAnyOfAndExplainedContainersAreLeftOut() throws {
+    @Test func branchErrorsExplainedContainersAndUnevaluatedRepeatsAreLeftOut() throws {
         let schema = try JSONSchema(JSONParser().parse(Array(#"""
             {"properties": {"a": {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "b": {"properties": {"c": {"type": "string"}}}}}
             """#.utf8)))
@@ -144,5 +144,14 @@ import Testing
         #expect(violations.contains { $0.keyword == "s.json#/properties/a/anyOf" })
         #expect(!violations.contains { $0.keyword.contains("/anyOf/0") })
         #expect(!violations.contains { $0.keyword == "s.json#/properties/b/properties" })
+        // A property that failed in a $ref is also unevaluated by 2020-12's rules: said once.
+        let closed = try JSONSchema(JSONParser().parse(Array(##"""
+            {"$ref": "#/$defs/base", "properties": {"year": {"type": "integer"}}, "unevaluatedProperties": false,
+             "$defs": {"base": {"properties": {"title": {"type": "string", "pattern": "^[A-Z]"}}}}}
+            """##.utf8)))
+        let closedProfile = MediaTypeProfile(key: "application/json", schemaName: "m.json", schema: closed)
+        let found = BodySchemaRule.violations(of: try JSONParser().parseValue(Array(#"{"title": "heat", "year": 1, "extra": 2}"#.utf8)), profile: closedProfile)
+        #expect(found.map(\.keyword).sorted() == ["m.json#/$ref/properties/title/pattern", "m.json#/unevaluatedProperties"])
+        #expect(found.first { $0.keyword.hasSuffix("unevaluatedProperties") }?.instanceLocation == "/extra")
     }
 }
