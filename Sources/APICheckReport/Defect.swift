@@ -211,7 +211,7 @@ enum DefectTitle {
             // The field with indices as *, what is wrong, and which schema keyword says so.
             let field = BodySchemaPointer.shape(finding.sourcePointer ?? "")
             let problem = finding.actual ?? finding.message
-            return "\(field.isEmpty ? "the body" : field): \(problem) (\(finding.expected ?? "its profile")): fix the body, or the profile"
+            return "\(field.isEmpty ? "the body" : "the body's " + field): \(problem) (\(finding.expected ?? "its profile")): fix the body, or the profile"
         case .methodValid, .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .templateValid, .crawlLimit,
             .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader:
             return finding.messageWithEvidence

@@ -217,11 +217,13 @@ struct DecimalNumber: Sendable, Hashable {
         return 0
     }
 
-    /// Steps allowed for the digit-by-digit remainder when the divisor has more than 19 digits.
-    static let longDivisionStepLimit = 200_000
+    /// Work allowed for the digit-by-digit remainder when the divisor has more than 19 digits,
+    /// counted as steps (one per digit of the dividend, shifted) times the divisor's digits,
+    /// since each step compares and subtracts numbers as long as the divisor.
+    static let longDivisionWorkLimit = 4_000_000
 
     /// Whether `self / divisor` is an integer, exactly. `nil` when the divisor has more than 19
-    /// digits and the long division would take over `longDivisionStepLimit` steps.
+    /// digits and the long division would cost over `longDivisionWorkLimit`.
     func isMultiple(of divisor: DecimalNumber) -> Bool? {
         if isZero { return true }
         if divisor.isZero { return false }
@@ -235,17 +237,7 @@ struct DecimalNumber: Sendable, Hashable {
             if large == nil, divisor.small <= UInt64(UInt32.max) {
                 // Products of two remainders below 2^32 fit in 64 bits: no 128-bit division.
                 let m2 = divisor.small
-                let remainder = small % m2
-                if remainder == 0 { return true }
-                var power: UInt64 = 1 % m2
-                var base: UInt64 = 10 % m2
-                var e = shift
-                while e > 0 {
-                    if e & 1 == 1 { power = (power * base) % m2 }
-                    base = (base * base) % m2
-                    e >>= 1
-                }
-                return (remainder * power) % m2 == 0
+                return Self.isDivisible(small % m2, timesPowerOfTen: shift, by: m2)
             }
             let m2 = UInt128(divisor.small)
             // m1 mod m2, digit by digit for a long m1.
@@ -256,30 +248,39 @@ struct DecimalNumber: Sendable, Hashable {
             } else {
                 remainder = UInt128(small) % m2
             }
-            if remainder == 0 { return true }
-            // (m1 · 10^shift) mod m2 by modular exponentiation: O(log shift).
-            var power: UInt128 = 1 % m2
-            var base: UInt128 = 10 % m2
-            var e = shift
-            while e > 0 {
-                if e & 1 == 1 { power = (power * base) % m2 }
-                base = (base * base) % m2
-                e >>= 1
-            }
-            return (remainder * power) % m2 == 0
+            return Self.isDivisible(remainder, timesPowerOfTen: shift, by: m2)
         }
         // A divisor beyond 19 digits: long division over decimal digits, bounded.
         let divisorDigits = divisor.large!
         let dividend = significandDigits
-        guard dividend.count + shift <= Self.longDivisionStepLimit else { return nil }
+        let (steps, stepsOverflow) = dividend.count.addingReportingOverflow(shift)
+        let (work, workOverflow) = steps.multipliedReportingOverflow(by: divisorDigits.count)
+        guard !stepsOverflow, !workOverflow, work <= Self.longDivisionWorkLimit else { return nil }
         var remainder: [UInt8] = []
-        for step in 0..<(dividend.count + shift) {
+        for step in 0..<steps {
             let digit = step < dividend.count ? dividend[step] : 0
             remainder.append(digit)
             while remainder.first == 0 { remainder.removeFirst() }
             while Self.compareDigits(remainder, divisorDigits) >= 0 { remainder = Self.subtractDigits(remainder, divisorDigits) }
         }
         return remainder.isEmpty
+    }
+
+    /// Whether `remainder · 10^exponent` is divisible by `modulus`, by modular exponentiation in
+    /// O(log exponent) steps. `T` must hold the product of two values below `modulus` (`UInt64`
+    /// for moduli below 2^32, `UInt128` for any 64-bit one).
+    @inline(__always)
+    private static func isDivisible<T: FixedWidthInteger & UnsignedInteger>(_ remainder: T, timesPowerOfTen exponent: Int, by modulus: T) -> Bool {
+        if remainder == 0 { return true }
+        var power: T = 1 % modulus
+        var base: T = 10 % modulus
+        var e = exponent
+        while e > 0 {
+            if e & 1 == 1 { power = (power * base) % modulus }
+            base = (base * base) % modulus
+            e >>= 1
+        }
+        return (remainder * power) % modulus == 0
     }
 
     private static func compareDigits(_ a: [UInt8], _ b: [UInt8]) -> Int {

@@ -8,6 +8,10 @@ import APICheckJSON
 /// reasons of its own. `isValid` is the fast path (nothing is allocated for a valid instance of
 /// an ordinary schema); `validate` reports every failing keyword in JSON Schema's basic output.
 ///
+/// Limits (`maximumEvaluationDepth`, `regexStepBudget`) never make an instance valid: one reached
+/// anywhere, even under `not` or in an `if`, makes the whole instance invalid, with an error of
+/// keyword "evaluationLimit" that says where.
+///
 /// ```swift
 /// let schema = try JSONSchema(try JSONParser().parse(bytes), file: "movie.schema.json")
 /// if !schema.isValid(instance) {
@@ -68,15 +72,18 @@ public struct JSONSchema: Sendable {
     /// `unevaluated*` over more than 64 members and `$dynamicRef` scopes need).
     public func isValid(_ instance: JSONValue) -> Bool {
         var context = ValidationContext(program: program, collecting: false)
-        return program.root.isValid(instance, &context)
+        // A limit reached anywhere (even under `not`) makes the whole instance invalid.
+        return program.root.isValid(instance, &context) && context.limit == nil
     }
 
     /// Validates `instance` and reports every failing keyword (JSON Schema's basic output).
     public func validate(_ instance: JSONValue) -> JSONSchemaOutput {
         var fast = ValidationContext(program: program, collecting: false)
-        if program.root.isValid(instance, &fast) { return JSONSchemaOutput(valid: true, errors: []) }
+        if program.root.isValid(instance, &fast), fast.limit == nil { return JSONSchemaOutput(valid: true, errors: []) }
         var context = ValidationContext(program: program, collecting: true)
         program.root.validate(instance, &context)
+        // The collecting pass knows where; the fast pass may have been the only one to get there.
+        if let limit = context.limit ?? fast.limit { context.reportLimit(limit) }
         if context.errors.isEmpty {
             // Every keyword passed on its own but the whole did not (should not happen): say so.
             context.report("", "the value does not match the schema")

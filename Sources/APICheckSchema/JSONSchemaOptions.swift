@@ -6,15 +6,28 @@ public struct JSONSchemaOptions: Sendable {
     /// 2020-12 format-assertion vocabulary, when a meta-schema requires it, turns it on too.
     public var formatAssertion = false
     /// Steps one `pattern` match may take in constructs that backtrack (backreferences,
-    /// lookaround); past it the value is reported invalid as "pattern too costly to evaluate".
+    /// lookaround); all the matches of one validation together may take ten times this. Past
+    /// either, the instance is invalid as a whole (an "evaluationLimit" error), even where the
+    /// match sat under `not` or in an `if`: a limit never reads as "no match".
     public var regexStepBudget = 1_000_000
+    /// What all of a schema's distinct patterns may occupy once compiled, in NFA instructions plus
+    /// DFA table entries (about 4 to 12 bytes each). One pattern is already bounded (100,000
+    /// instructions, 2^18 table entries); this bounds their sum, so that a schema of thousands of
+    /// large patterns is a located compile error rather than gigabytes. An ordinary pattern takes
+    /// tens to a few thousand; a pattern written many times is compiled and counted once.
+    public var regexSizeBudget = 4_000_000
     /// How deeply subschemas may nest in a schema document (a located compile error past it).
     public var maximumSchemaDepth = 256
     /// The most values an `enum` may list (it compiles to a hash set, so a large one is cheap).
     public var maximumEnumCount = 10_000_000
     /// How many schemas may be evaluated inside one another while validating (through `$ref`s and
-    /// nesting), so that no instance can exhaust the stack; past it the instance is invalid.
+    /// nesting), so that no instance can exhaust the stack; past it the instance is invalid as a
+    /// whole, whatever `not` or `if` would make of the part that went too deep.
     public var maximumEvaluationDepth = 2_048
+    /// The most errors `validate` collects for one instance; past it, validation goes on
+    /// (the result is still invalid) but adds no more units, so a large invalid instance (a
+    /// million wrong items) cannot make its report a million entries long.
+    public var maximumErrors = 1_000
     /// OpenAPI 3.0 only: what the instance is, for `readOnly`/`writeOnly` (`nil`: both are
     /// annotations and `required` applies as written).
     public var openAPIDirection: OpenAPIDirection? = nil

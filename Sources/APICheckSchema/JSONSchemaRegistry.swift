@@ -222,13 +222,12 @@ public struct JSONSchemaRegistry: Sendable {
         guard !pointer.isEmpty else { return result }
         var path = resource.location.pointer
         let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        for (step, token) in tokens.enumerated() {
+        for token in tokens {
             path += "/" + token
             guard let next = current.value(at: "/" + token) else { return nil }
             current = next
             // An `$id` on the way (not at the last step's enclosing keyword level only) starts a new resource.
             let dialect = result.draft.dialect
-            _ = step
             if let id = dialect.id(of: current), !(dialect.anchorsInID && id.hasPrefix("#")),
                 !(dialect.refOverridesSiblings && current["$ref"] != nil)
             {

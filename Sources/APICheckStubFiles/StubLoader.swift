@@ -141,13 +141,22 @@ public struct StubLoader: Sendable {
             diagnostics.append(.error("the folder holds more than \(walkLimit) entries; only the first were read (load a smaller folder)", at: SourceLocation(path: path)))
         }
         var found: [(relative: String, real: String)] = []
+        // Every folder with an apicheck.json is a stub set whose contract (the file, schemas/)
+        // is not made of stub files, however deep it sits in what was loaded.
+        let configured = Set(entries.compactMap { entry in
+            entry.relativePath == StubSetConfiguration.fileName ? ""
+                : entry.relativePath.hasSuffix("/" + StubSetConfiguration.fileName)
+                ? String(entry.relativePath.dropLast(StubSetConfiguration.fileName.count + 1)) : nil
+        })
         for entry in entries {
             let absolute = base + "/" + entry.relativePath
             if entry.kind == .symlink, FileSystem.isDirectory(absolute) {
                 diagnostics.append(.warning("a symlinked folder is not followed; its stub files are not loaded", at: SourceLocation(path: displayBase + "/" + entry.relativePath)))
                 continue
             }
-            guard Self.format(of: entry.relativePath) != nil, !StubSetConfiguration.isReserved(entry.relativePath) else { continue }
+            guard Self.format(of: entry.relativePath) != nil, !StubSetConfiguration.isReserved(entry.relativePath, configuredFolders: configured) else {
+                continue
+            }
             switch entry.kind {
             case .file:
                 // Reached without following a symlink from a resolved base: inside it by construction.

@@ -46,9 +46,29 @@ public struct StubSetConfiguration: Sendable, Hashable {
         self.profiles = profiles
     }
 
-    /// Whether a path relative to a stub folder's root is the configuration or under `schemas/`.
-    public static func isReserved(_ relativePath: String) -> Bool {
-        relativePath == fileName || relativePath.hasPrefix(schemaFolder + "/")
+    /// Whether a path relative to a loaded folder is a configuration, or under the `schemas/` of a
+    /// folder that has one (`configuredFolders`: those folders, relative, `""` for the root).
+    public static func isReserved(_ relativePath: String, configuredFolders: Set<String>) -> Bool {
+        let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
+        if name == fileName { return true }
+        for folder in configuredFolders {
+            let prefix = folder.isEmpty ? schemaFolder + "/" : folder + "/" + schemaFolder + "/"
+            if relativePath.hasPrefix(prefix) { return true }
+        }
+        return false
+    }
+
+    /// The folders under `root` (itself included) that hold an `apicheck.json`, nearest first,
+    /// for tools that load a tree of stub sets (`lint stubs`, `serve stubs`).
+    public static func folders(under root: String, maximumEntries: Int = 400_000) -> [String] {
+        guard let (entries, _) = FileSystem.walk(root, maximumEntries: maximumEntries) else { return [] }
+        let base = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        return entries.compactMap { entry -> String? in
+            guard entry.kind == .file else { return nil }
+            if entry.relativePath == fileName { return base }
+            guard entry.relativePath.hasSuffix("/" + fileName) else { return nil }
+            return base + "/" + entry.relativePath.dropLast(fileName.count + 1)
+        }.sorted { $0.count < $1.count }
     }
 
     /// The configuration of `folder`: `nil` without an `apicheck.json`; otherwise what it says,

@@ -5,9 +5,10 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// `schema check --jsonl`: one JSON value per line, read in blocks (memory stays at a block
-/// whatever the input's size), each block's lines validated on `jobs` threads with the one
-/// compiled schema, results written in line order. Blank lines are skipped.
+/// `schema check --jsonl`: one JSON value per line, read in blocks (the input is held a block at
+/// a time, and a line at most `--max-instance` long), each block's lines validated on `jobs`
+/// threads with the one compiled schema, results written in line order as each block ends.
+/// Blank lines are skipped.
 struct JSONLinesValidation {
     let schema: JSONSchema
     let jobs: Int
@@ -32,6 +33,8 @@ struct JSONLinesValidation {
         let name = path == "-" ? "<stdin>" : path
         var tally = InstanceTally()
         var pending: [UInt8] = []
+        // How much of `pending` is known to hold no newline: a long line is scanned once, not per block.
+        var scanned = 0
         var lineNumber = 1
         var chunk = [UInt8](repeating: 0, count: blockBytes)
         while true {
@@ -45,12 +48,13 @@ struct JSONLinesValidation {
             let atEnd = count == 0
             pending.append(contentsOf: chunk[0..<count])
             // Complete lines only, unless the input ended.
-            let cut = atEnd ? pending.count : (pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
+            let cut = atEnd ? pending.count : (pending[scanned...].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
             if cut > 0 {
                 let firstLine = lineNumber
                 lineNumber += validateBlock(pending[0..<cut], firstLine: firstLine, name: name, report: report, tally: &tally)
                 pending.removeFirst(cut)
             }
+            scanned = pending.count
             if pending.count > maximumLineBytes {
                 report.unreadable(SourceLocation(path: name, line: lineNumber), "a line longer than \(maximumLineBytes) bytes (--max-instance)")
                 tally.unreadable += 1
@@ -134,7 +138,7 @@ extension InstanceReport {
         switch format {
         case .json:
             guard case .object(let members) = result.json else { return }
-            output.write(JSONWriter().string(.object([JSONMember("line", .number(String(line)))] + members)))
+            output.write(JSONWriter().string(.object([JSONMember("instance", .string(name)), JSONMember("line", .number(String(line)))] + members)))
         case .text:
             let relevant = result.relevantErrors
             guard let first = relevant.first else { return }

@@ -39,7 +39,9 @@ struct ProfileFlags: ParsableArguments {
         var profiles = MediaTypeProfiles()
         var diagnostics: [Diagnostic] = []
         let loader = ProfileLoader(options: schemaOptions)
-        for folder in stubFolders where FileSystemCheck.isDirectory(folder) {
+        // Every stub set in the folders given, the outer ones first (an inner one wins a type).
+        let configured = stubFolders.filter(FileSystemCheck.isDirectory).flatMap { StubSetConfiguration.folders(under: $0) }
+        for folder in configured {
             guard let (configuration, problems) = StubSetConfiguration.load(folder: folder) else { continue }
             diagnostics += problems
             let sources = configuration.profiles.map { ProfileLoader.Source(key: $0.key, path: $0.path, location: $0.location) }

@@ -10,8 +10,8 @@ struct SchemaCommand: ParsableCommand {
         commandName: "schema",
         abstract: "Validate JSON against a JSON Schema, and check schemas.",
         discussion: """
-            JSON Schema 2020-12, 2019-09, draft 7, 6 and 4, and OpenAPI 3.0's schema dialect; the \\
-            draft comes from the schema's $schema, else --draft. Relative $refs are read from \\
+            JSON Schema 2020-12, 2019-09, draft 7, 6 and 4, and OpenAPI 3.0's schema dialect; the \
+            draft comes from the schema's $schema, else --draft. Relative $refs are read from \
             files next to the schema; remote ones are never fetched.
 
             Examples:
@@ -78,14 +78,14 @@ struct SchemaCheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Validate JSON files (or JSON Lines) against a schema.",
         discussion: """
-            Each invalid instance is reported with the place of each problem, as \\
+            Each invalid instance is reported with the place of each problem, as \
             file:line:column: error: /pointer: what is wrong [schema keyword] (the errors to act on; \
-            --format json lists all of them). With --jsonl, one \\
-            instance per line (of a file, or - for standard input): a line per invalid instance \\
-            and a summary, for bulk checks of recorded answers or logs. --format json prints JSON \\
+            --format json lists all of them). With --jsonl, one \
+            instance per line (of a file, or - for standard input): a line per invalid instance \
+            and a summary, for bulk checks of recorded answers or logs. --format json prints JSON \
             Schema's basic output format, one object per line, with "instance" added.
 
-            Exit status: 0 every instance is valid, 1 any is invalid, 2 the schema or an \\
+            Exit status: 0 every instance is valid, 1 any is invalid, 2 the schema or an \
             instance cannot be read or parsed.
 
             Examples:
@@ -221,11 +221,11 @@ struct SchemaLintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Check a schema: against its draft's meta-schema, for unknown keywords and unresolvable $refs.",
         discussion: """
-            Reports each problem as file:line:column: error|warning: …. A keyword the draft does \\
-            not know is a warning (a typo such as 'requried' silently checks nothing); an x- \\
+            Reports each problem as file:line:column: error|warning: …. A keyword the draft does \
+            not know is a warning (a typo such as 'requried' silently checks nothing); an x- \
             prefixed one is an extension and is left alone.
 
-            Exit status: 0 no errors (warnings allowed; --strict fails on them too), 1 the schema \\
+            Exit status: 0 no errors (warnings allowed; --strict fails on them too), 1 the schema \
             has errors, 2 it cannot be read.
 
             Examples:
@@ -269,13 +269,13 @@ struct SchemaComplianceCommand: ParsableCommand {
         commandName: "compliance",
         abstract: "Run the official JSON-Schema-Test-Suite and print the compliance table per draft and keyword.",
         discussion: """
-            Reads a checkout of the suite (tests/<draft>/ and remotes/; the repository vendors \\
-            one under Tests/APICheckSchemaTests/Suite) and runs every case: required keywords, \\
-            optional files, and optional/format with format assertion on. Remote references are \\
-            read from remotes/ as http://localhost:1234/…, never fetched. Prints passed/failed \\
+            Reads a checkout of the suite (tests/<draft>/ and remotes/; the repository vendors \
+            one under Tests/APICheckSchemaTests/Suite) and runs every case: required keywords, \
+            optional files, and optional/format with format assertion on. Remote references are \
+            read from remotes/ as http://localhost:1234/…, never fetched. Prints passed/failed \
             per file, then each failing case with why, like Bowtie's compliance pages.
 
-            Exit status: 0 when every required test passes, 1 when some fail, 2 when the suite \\
+            Exit status: 0 when every required test passes, 1 when some fail, 2 when the suite \
             cannot be read.
 
             Examples:

@@ -59,6 +59,30 @@ import Testing
         #expect(diagnostics.count == 6)
     }
 
+    @Test func siblingsNamedThroughAnHTTPIdAreReadFromTheSchemasFolder() throws {
+        let folder = try Folder()
+        try folder.write("schemas/book.json", #"{"$id": "https://bookshop.example/schemas/book.json", "properties": {"links": {"$ref": "links.json#/$defs/links"}}}"#)
+        try folder.write("schemas/links.json", #"{"$defs": {"links": {"type": "array"}}}"#)
+        let (profiles, diagnostics) = ProfileLoader().load([.init(key: "application/b+json", path: "schemas/book.json")], folder: folder.path)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let book = try #require(profiles.profile(served: "application/b+json", declared: nil))
+        #expect(!book.schema.isValid(.object(["links": "not an array"])))
+        // Another host stays remote, and the message says which $refs are read from files.
+        try folder.write("schemas/other.json", #"{"$id": "https://bookshop.example/schemas/other.json", "$ref": "https://elsewhere.example/x.json"}"#)
+        let (_, refused) = ProfileLoader().load([.init(key: "application/o+json", path: "schemas/other.json")], folder: folder.path)
+        #expect(refused.first?.message.contains("only $refs under the schema's $id folder, https://bookshop.example/schemas/") == true, "\(refused)")
+    }
+
+    @Test func aServedVendorTypeIsNotReadAsTheDeclaredOne() throws {
+        let folder = try Folder()
+        try folder.write("schemas/movie.json", #"{"type": "object"}"#)
+        let (profiles, _) = ProfileLoader().load([.init(key: "application/vnd.acme.movie+json", path: "schemas/movie.json")], folder: folder.path)
+        #expect(profiles.profile(served: "application/json; charset=utf-8", declared: "vnd.acme.movie+json") != nil)
+        #expect(profiles.profile(served: "application/hal+json", declared: "application/vnd.acme.movie+json") != nil)
+        #expect(profiles.profile(served: nil, declared: "application/vnd.acme.movie+json") != nil)
+        #expect(profiles.profile(served: "application/vnd.acme.person+json", declared: "application/vnd.acme.movie+json") == nil)
+    }
+
     @Test func aReferenceCannotLeaveTheRoot() throws {
         let folder = try Folder()
         try folder.write("set/schemas/movie.json", #"{"$ref": "../../secret.json"}"#)

@@ -10,11 +10,15 @@ import Testing
         try folder.write("apicheck.json", #"{"profiles": {"application/vnd.x+json": "schemas/x.json"}}"#)
         try folder.write("schemas/x.json", #"{"type": "object"}"#)
         try folder.write("nested/schemas/y.json", #"{"not": "a stub"}"#)
+        try folder.write("api/apicheck.json", #"{"profiles": {}}"#)
+        try folder.write("api/schemas/z.json", #"{"type": "object"}"#)
+        try folder.write("api/item.xml", Fixtures.stub(xml: "<body>{}</body>"))
         let loaded = StubLoader().load([folder.path])
-        #expect(loaded.files.map(\.path) == [folder.path + "/nested/schemas/y.json", folder.path + "/root.xml"])
-        // Only the root's schemas/ is reserved: a nested folder of that name holds stub files.
+        #expect(loaded.files.map(\.path) == [folder.path + "/api/item.xml", folder.path + "/nested/schemas/y.json", folder.path + "/root.xml"])
+        // Only the schemas/ beside an apicheck.json is reserved: another folder of that name holds stub files.
         #expect(loaded.errors.count == 1)
         #expect(loaded.errors.first?.location.path == folder.path + "/nested/schemas/y.json")
+        #expect(StubSetConfiguration.folders(under: folder.path) == [folder.path, folder.path + "/api"])
     }
 
     @Test func profilesAreReadWithTheirLocations() throws {

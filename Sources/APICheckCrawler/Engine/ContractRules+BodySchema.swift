@@ -8,7 +8,7 @@ extension ContractRules {
         return violations.map { violation in
             let field = violation.instanceLocation.isEmpty ? "the body" : "the body at \(violation.instanceLocation)"
             return bodySchemaFinding(
-                record, pointer: violation.instanceLocation, expected: violation.keyword, actual: violation.error,
+                record, pointer: violation.instanceLocation.isEmpty ? nil : violation.instanceLocation, expected: violation.keyword, actual: violation.error,
                 "\(field) does not match the profile of \(profile.key) (\(violation.keyword)): \(violation.error)")
         }
     }
@@ -19,10 +19,12 @@ extension ContractRules {
         return [bodySchemaFinding(record, pointer: nil, expected: schema, actual: reason, "the body's profile cannot be used: \(reason)")]
     }
 
+    /// Found in the resource's own body: its pointer is into that body, so the finding's referrer
+    /// is the resource itself (as for `format-shape`), and it names no rel.
     private func bodySchemaFinding(_ record: ResourceRecord, pointer: String?, expected: String, actual: String, _ message: String) -> Finding {
-        Finding(
-            rule: .bodySchema, method: "GET", url: record.finalURL?.absoluteString ?? record.entry.url, rel: record.entry.rel,
-            declaredType: record.entry.declaredType, servedType: record.contentType, sourcePointer: pointer, referrer: record.entry.referrer,
-            expected: expected, actual: actual, message: message)
+        let url = record.finalURL?.absoluteString ?? record.entry.url
+        return Finding(
+            rule: .bodySchema, method: "GET", url: url, declaredType: record.entry.declaredType, servedType: record.contentType,
+            sourcePointer: pointer, referrer: url, expected: expected, actual: actual, message: message)
     }
 }

@@ -99,6 +99,8 @@ public struct LinkExtractor: Sendable {
 
     private static func bodyKind(_ mediaType: MediaType?, _ body: [UInt8]) -> BodyKind? {
         if let mediaType {
+            // A JSON Schema (a profile an API names) describes links; it has none of its own.
+            if mediaType.essence.lowercased() == "application/schema+json" { return nil }
             if mediaType.isJSON { return .json }
             if mediaType.isXML { return .xml }
             guard mediaType.essence == "text/plain" || mediaType.essence == "application/octet-stream" else { return nil }

@@ -62,15 +62,27 @@ public struct MediaTypeProfiles: Sendable {
     }
 
     /// The profile of a body served as `served`, reached by a link that declared `declared`: the
-    /// served type's `profile` parameter, then its type, then the declared type's.
+    /// served type's `profile` parameter, then its type, then, when the served type is generic or
+    /// missing, the declared type's.
     public func profile(served: String?, declared: String?) -> MediaTypeProfile? {
         guard !isEmpty else { return nil }
         if let served {
             if let uri = Self.profileParameter(served), let profile = byURI[uri] { return profile }
             if let type = Self.typeKey(served), let profile = byType[type] { return profile }
+            // A body served as another specific type is that type (type-matches reports the
+            // difference); only a generic one (application/json, +json of a format) is read as declared.
+            guard !Self.isVendorSpecific(served) else { return nil }
         }
         if let declared, let type = Self.typeKey(declared), let profile = byType[type] { return profile }
         return nil
+    }
+
+    /// `vnd.`, `prs.` and `x.` subtypes name one API's representation; `application/json` or
+    /// `application/hal+json` name only a format.
+    static func isVendorSpecific(_ text: String) -> Bool {
+        guard let type = typeKey(text), let slash = type.firstIndex(of: "/") else { return false }
+        let subtype = type[type.index(after: slash)...]
+        return subtype.hasPrefix("vnd.") || subtype.hasPrefix("prs.") || subtype.hasPrefix("x.")
     }
 
     /// The profile registered for a profile URI, if any.

@@ -56,7 +56,9 @@ actor ProfileDiscovery {
             value = document
         }
         var registry = JSONSchemaRegistry()
-        // A `$ref` to another document is fetched too (bounded by the same count), then compiled again.
+        var fetched: Set<String> = [url]
+        // A `$ref` to another document is fetched too (bounded by the same count), then compiled
+        // again; a document fetched already that still lacks the target is an error, not a refetch.
         for _ in 0...maximumSchemas {
             do {
                 let schema = try JSONSchema(value, baseURI: url, registry: registry, options: options)
@@ -64,6 +66,9 @@ actor ProfileDiscovery {
             } catch {
                 guard let missing = error.unresolvedReference else { return .unusable("the schema \(url) is invalid: \(error.message)") }
                 let documentURL = String(missing.prefix { $0 != "#" })
+                guard fetched.insert(documentURL).inserted else {
+                    return .unusable("the schema \(url) refers to \(missing), which \(documentURL) does not define")
+                }
                 guard case .document(let referenced, _) = await document(documentURL, fetch: fetch) else {
                     return .unusable("the schema \(url) refers to \(missing), which could not be fetched")
                 }
@@ -111,7 +116,8 @@ extension ProfileDiscovery {
     static func namedSchema(contentType: String?, links: [Link]) -> String? {
         if let contentType, let uri = MediaTypeProfiles.profileParameter(contentType), uri.hasPrefix("http") { return uri }
         for rel in ["describedby", "profile"] {
-            if let link = links.first(where: { !$0.isNested && $0.rel == rel }), case .url(let target) = link.resolve() {
+            // Relation names compare case-insensitively (RFC 8288 §2.1.1).
+            if let link = links.first(where: { !$0.isNested && $0.rel.lowercased() == rel }), case .url(let target) = link.resolve() {
                 return target
             }
         }

@@ -115,8 +115,15 @@ struct SchemaFiles: Sendable {
         var registry = JSONSchemaRegistry()
         let (root, maximumBytes, maximumFiles) = (root, maximumBytes, maximumFiles)
         let reads = FileReadCounter()
+        // A schema with an http(s) `$id` names its siblings by that base: they are read from the
+        // schema's own folder (`https://x.example/schemas/links.json` → `schemas/links.json`).
+        var mirror: (base: String, folder: String)?
+        if case .string(let id)? = node["$id"]?.value, id.hasPrefix("http://") || id.hasPrefix("https://"), let slash = id.lastIndex(of: "/") {
+            mirror = (String(id[...slash]), FileSystemPath.parent(of: realPath) + "/")
+        }
+        let localMirror = mirror
         registry.retrieve = { uri in
-            try Self.retrieve(uri, root: root, maximumBytes: maximumBytes, maximumFiles: maximumFiles, reads: reads)
+            try Self.retrieve(uri, root: root, mirror: localMirror, maximumBytes: maximumBytes, maximumFiles: maximumFiles, reads: reads)
         }
         do throws(JSONSchemaError) {
             return .success(try JSONSchema(node, file: displayPath, baseURI: FileSystemPath.fileURI(realPath), registry: registry, options: options))
@@ -128,11 +135,20 @@ struct SchemaFiles: Sendable {
 
     /// A referenced schema: a `file:` URI inside the root, bounded; anything else is refused with
     /// the reason (the engine reports it at the `$ref`).
-    static func retrieve(_ uri: String, root: String, maximumBytes: Int, maximumFiles: Int, reads: FileReadCounter) throws -> JSONValue? {
-        guard uri.hasPrefix("file://") else {
-            throw SchemaRetrievalError(message: "remote schemas are not fetched (\(uri)): save it beside the others and refer to it by a relative path")
+    static func retrieve(
+        _ uri: String, root: String, mirror: (base: String, folder: String)?, maximumBytes: Int, maximumFiles: Int, reads: FileReadCounter
+    ) throws -> JSONValue? {
+        let path: String
+        if uri.hasPrefix("file://") {
+            path = FileSystemPath.path(fromFileURI: uri)
+        } else if let mirror, uri.hasPrefix(mirror.base) {
+            let relative = uri.dropFirst(mirror.base.count).prefix { $0 != "#" }
+            path = mirror.folder + (String(relative).removingPercentEncoding ?? String(relative))
+        } else {
+            let hint = mirror.map { " (only $refs under the schema's $id folder, \($0.base), are read from files beside it)" } ?? ""
+            throw SchemaRetrievalError(
+                message: "remote schemas are not fetched (\(uri)): save it beside the others and refer to it by a relative path\(hint)")
         }
-        let path = FileSystemPath.path(fromFileURI: uri)
         guard let real = FileSystemPath.real(path), FileSystemPath.contains(root, real) else {
             throw SchemaRetrievalError(message: "\(path) is missing or outside \(root)")
         }
@@ -173,6 +189,11 @@ final class FileReadCounter: Sendable {
 
 /// Paths and `file:` URIs, as the profile loader needs them.
 enum FileSystemPath {
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     static func real(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }

@@ -62,7 +62,7 @@ public struct StubProfileCheck: Sendable {
                     let bytes = [UInt8](read)
                     let node = try? JSONParser().parse(bytes)
                     bodies.append(Body(
-                        stub: stub, contentType: contentType, bytes: bytes, file: node.map { (Self.bodyFilePath(file.declaredPath, stub: stub), $0) },
+                        stub: stub, contentType: contentType, bytes: bytes, file: node.map { (Self.displayPath(file.url.path), $0) },
                         isTemplate: false))
                 case .template(let template):
                     let context = TemplateContext(
@@ -109,10 +109,11 @@ public struct StubProfileCheck: Sendable {
         }
     }
 
-    /// A body file's path as a person finds it: beside the stub file that names it.
-    private static func bodyFilePath(_ declared: String, stub: Stub) -> String {
-        guard !declared.hasPrefix("/") else { return declared }
-        let folder = stub.source.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return folder.isEmpty ? declared : folder + "/" + declared
+    /// A body file's path as a person finds it: relative to the current folder when inside it
+    /// (as the stub files' paths are printed), else absolute.
+    static func displayPath(_ absolute: String) -> String {
+        let current = FileManager.default.currentDirectoryPath
+        let prefix = current.hasSuffix("/") ? current : current + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
     }
 }

@@ -214,7 +214,8 @@ public struct StubVerifier: Sendable {
         return BodySchemaRule.violations(of: [UInt8](response.body), profile: profile).map { violation in
             let field = violation.instanceLocation.isEmpty ? "the live body" : "the live body at \(violation.instanceLocation)"
             return Finding(
-                rule: .bodySchema, method: request.method, url: url, rel: stub.name, servedType: contentType, sourcePointer: violation.instanceLocation,
+                rule: .bodySchema, method: request.method, url: url, rel: stub.name, servedType: contentType,
+                sourcePointer: violation.instanceLocation.isEmpty ? nil : violation.instanceLocation,
                 referrer: stub.source.description, expected: violation.keyword, actual: options.redaction.text(violation.error),
                 message: options.redaction.text("\(field) does not match the profile of \(profile.key) (\(violation.keyword)): \(violation.error)"))
         }

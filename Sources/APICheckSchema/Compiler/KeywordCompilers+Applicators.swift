@@ -54,7 +54,7 @@ extension KeywordCompilers {
         if entries.isEmpty { return [] }
         var patterns: [(source: String, regex: ECMARegex, schema: SchemaNode)] = []
         for (source, schema) in entries {
-            patterns.append((source, try regex(compiler, site, source, key: source), schema))
+            patterns.append((source, try regex(&compiler, site, source, key: source), schema))
         }
         return [.keyword(PatternPropertiesKeyword(patterns: patterns))]
     }
@@ -64,7 +64,7 @@ extension KeywordCompilers {
         if case .object(let entries)? = site.sibling("properties") { known = entries.map(\.key) }
         var patterns: [ECMARegex] = []
         if case .object(let entries)? = site.sibling("patternProperties") {
-            for entry in entries { patterns.append(try regex(compiler, site, entry.key)) }
+            for entry in entries { patterns.append(try regex(&compiler, site, entry.key)) }
         }
         // `true` validates nothing but still marks every member evaluated.
         if case .bool(true) = site.value { return [.keyword(EvaluatesAllKeyword(properties: true))] }

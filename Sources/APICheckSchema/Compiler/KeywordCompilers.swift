@@ -37,15 +37,23 @@ enum KeywordCompilers {
     }
 
     /// Compiles a pattern; `key` names the member holding it (`patternProperties`) for the error's place.
-    static func regex(_ compiler: SchemaCompiler, _ site: KeywordSite, _ pattern: String, key: String? = nil) throws -> ECMARegex {
+    /// Compiled once per distinct source in a schema (`SchemaCompiler.compiledRegex`), within the
+    /// schema's `regexSizeBudget`.
+    static func regex(_ compiler: inout SchemaCompiler, _ site: KeywordSite, _ pattern: String, key: String? = nil) throws -> ECMARegex {
+        let message: String
         do {
-            return try ECMARegex(pattern)
+            switch try compiler.compiledRegex(pattern) {
+            case .success(let regex): return regex
+            case .failure(let exceeded):
+                message = "the schema's patterns are too large to compile: with \(JSONValue.string(pattern).shortDescription) they take \(exceeded.total) "
+                    + "instructions and table entries, over the limit of \(exceeded.budget) (JSONSchemaOptions.regexSizeBudget)"
+            }
         } catch {
-            let message = "invalid regular expression \(JSONValue.string(pattern).shortDescription): \(error.message) (at offset \(error.offset))"
-            guard let key else { throw compiler.invalid(site, message) }
-            let pointer = site.keywordPointer + "/" + JSONPointer.escape(key)
-            throw compiler.located(JSONSchemaRegistry.Location(document: site.location.document, pointer: pointer), message)
+            message = "invalid regular expression \(JSONValue.string(pattern).shortDescription): \(error.message) (at offset \(error.offset))"
         }
+        guard let key else { throw compiler.invalid(site, message) }
+        let pointer = site.keywordPointer + "/" + JSONPointer.escape(key)
+        throw compiler.located(JSONSchemaRegistry.Location(document: site.location.document, pointer: pointer), message)
     }
 
     // MARK: Validation vocabulary
@@ -139,13 +147,15 @@ enum KeywordCompilers {
 
     static let pattern: KeywordCompile = { compiler, site in
         guard case .string(let source) = site.value else { throw compiler.invalid(site, "\"pattern\" must be a string") }
-        return [.keyword(PatternKeyword(regex: try regex(compiler, site, source), source: source))]
+        return [.keyword(PatternKeyword(regex: try regex(&compiler, site, source), source: source))]
     }
 
     static let format: KeywordCompile = { compiler, site in
         guard case .string(let name) = site.value else { return [] }
         guard compiler.options.formatAssertion || site.formatAsserts else { return [] }
-        return [.keyword(FormatKeyword(format: name))]
+        // An unknown format is an annotation only: nothing to check.
+        guard let kind = FormatChecker.Kind(rawValue: name) else { return [] }
+        return [.keyword(FormatKeyword(kind: kind))]
     }
 
     static let minItems: KeywordCompile = { compiler, site in

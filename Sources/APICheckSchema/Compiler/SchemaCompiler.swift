@@ -53,6 +53,10 @@ struct SchemaCompiler {
     private var vocabularyCache: [String: Set<Vocabulary>] = [:]
     private var resolvedReferences: [String: JSONSchemaRegistry.Target] = [:]
     private(set) var usesDynamicScope = false
+    /// Patterns compiled so far, by source: one schema often repeats a pattern many times.
+    private var regexCache: [String: ECMARegex] = [:]
+    /// `compiledSize` summed over `regexCache`, against `options.regexSizeBudget`.
+    private var regexSize = 0
 
     init(registry: JSONSchemaRegistry, options: JSONSchemaOptions) {
         self.registry = registry
@@ -75,7 +79,8 @@ struct SchemaCompiler {
         try checkCycles()
         let compiled = nodes.map { $0! }
         return SchemaProgram(nodes: compiled, resources: resources, root: compiled[Int(rootIndex)], usesDynamicScope: usesDynamicScope,
-                             regexStepBudget: options.regexStepBudget, maximumEvaluationDepth: options.maximumEvaluationDepth)
+                             regexStepBudget: options.regexStepBudget, maximumEvaluationDepth: options.maximumEvaluationDepth,
+                             maximumErrors: options.maximumErrors)
     }
 
     /// The index a location compiles to, queueing it when new.
@@ -161,6 +166,26 @@ struct SchemaCompiler {
     }
 
     mutating func noteDynamicScope() { usesDynamicScope = true }
+
+    /// The compiled pattern for `source`, from the cache or compiled now and counted against the
+    /// schema's budget. Throws the regex engine's error (the caller locates it), or a message
+    /// when the budget is exceeded.
+    mutating func compiledRegex(_ source: String) throws(ECMARegexError) -> Result<ECMARegex, RegexBudgetExceeded> {
+        if let cached = regexCache[source] { return .success(cached) }
+        let regex = try ECMARegex(source)
+        regexSize += regex.compiledSize
+        guard regexSize <= options.regexSizeBudget else {
+            return .failure(RegexBudgetExceeded(total: regexSize, budget: options.regexSizeBudget))
+        }
+        regexCache[source] = regex
+        return .success(regex)
+    }
+
+    /// The schema's patterns together compile to more than `JSONSchemaOptions.regexSizeBudget`.
+    struct RegexBudgetExceeded: Error {
+        var total: Int
+        var budget: Int
+    }
 
     /// Compiles the schema at `target` into the reserved slot's node.
     private mutating func compile(_ target: JSONSchemaRegistry.Target, depth: Int, reserved: Int32, inheritedVocabularies: Set<Vocabulary>? = nil) throws -> SchemaNode {

@@ -71,10 +71,17 @@ final class MultipleOfKeyword: AssertionKeyword, @unchecked Sendable {
         guard case .number(let lexeme) = instance else { return true }
         if let divisorInt, divisorInt != 0, let value = NumberFacts.plainInt64(lexeme) { return value % divisorInt == 0 }
         guard let value = DecimalNumber(lexeme: lexeme) else { return false }
-        return accepts(value)
+        return accepts(value, &ctx)
     }
 
-    @inline(__always) func accepts(_ value: DecimalNumber) -> Bool { value.isMultiple(of: divisor) ?? false }
+    /// A division too costly to finish is a limit: the instance is then invalid as a whole.
+    @inline(__always) func accepts(_ value: DecimalNumber, _ ctx: inout ValidationContext) -> Bool {
+        guard let multiple = value.isMultiple(of: divisor) else {
+            ctx.reachLimit(.division(DecimalNumber.longDivisionWorkLimit), keyword: keyword)
+            return false
+        }
+        return multiple
+    }
 
     override func message(for instance: JSONValue, _ ctx: inout ValidationContext) -> String {
         if case .number(let lexeme) = instance, let value = DecimalNumber(lexeme: lexeme), value.isMultiple(of: divisor) == nil {
@@ -107,7 +114,7 @@ final class NumberChecksKeyword: KeywordValidator, @unchecked Sendable {
         }
         guard let value = DecimalNumber(lexeme: lexeme) else { return false }
         for bound in bounds where !bound.accepts(value) { return false }
-        return multipleOf?.accepts(value) ?? true
+        return multipleOf?.accepts(value, &ctx) ?? true
     }
 
     override func validate(_ instance: JSONValue, _ ctx: inout ValidationContext) {

@@ -188,7 +188,7 @@ final class PatternPropertiesKeyword: KeywordValidator, @unchecked Sendable {
     override func annotate(_ instance: JSONValue, _ ctx: inout ValidationContext, _ evaluated: inout Evaluated) -> Bool {
         guard case .object(let members) = instance else { return true }
         for (position, member) in members.enumerated() {
-            for pattern in patterns where PatternMatch.matches(pattern.regex, member.key, ctx) {
+            for pattern in patterns where PatternMatch.matches(pattern.regex, member.key, &ctx, keyword: "patternProperties") {
                 if !pattern.schema.isValid(member.value, &ctx) { return false }
                 evaluated.properties.insert(position)
             }
@@ -199,7 +199,7 @@ final class PatternPropertiesKeyword: KeywordValidator, @unchecked Sendable {
     override func validate(_ instance: JSONValue, _ ctx: inout ValidationContext) {
         guard case .object(let members) = instance else { return }
         for member in members {
-            for pattern in patterns where PatternMatch.matches(pattern.regex, member.key, ctx) {
+            for pattern in patterns where PatternMatch.matches(pattern.regex, member.key, &ctx, keyword: "patternProperties") {
                 ctx.pushKeyword("patternProperties", .key(pattern.source))
                 ctx.pushInstance(.key(member.key))
                 pattern.schema.validate(member.value, &ctx)
@@ -211,10 +211,10 @@ final class PatternPropertiesKeyword: KeywordValidator, @unchecked Sendable {
 }
 
 enum PatternMatch {
-    /// A budget overrun counts as no match here (the member is then "additional").
-    @inline(__always) static func matches(_ regex: ECMARegex, _ string: String, _ ctx: ValidationContext) -> Bool {
-        if case .match = regex.matches(string, stepBudget: ctx.regexStepBudget) { return true }
-        return false
+    /// A budget overrun reads as no match here but is recorded in `ctx` as a limit, which makes
+    /// the whole instance invalid (so it cannot pass as "not matched" under `not` or `if`).
+    @inline(__always) static func matches(_ regex: ECMARegex, _ string: String, _ ctx: inout ValidationContext, keyword: String) -> Bool {
+        ctx.match(regex, string, keyword: keyword) == .match
     }
 }
 
@@ -232,15 +232,15 @@ final class AdditionalPropertiesKeyword: KeywordValidator, @unchecked Sendable {
         self.schema = schema
     }
 
-    @inline(__always) private func isAdditional(_ key: String, _ ctx: ValidationContext) -> Bool {
+    @inline(__always) private func isAdditional(_ key: String, _ ctx: inout ValidationContext) -> Bool {
         if known.index(of: key) != nil { return false }
-        for pattern in patterns where PatternMatch.matches(pattern, key, ctx) { return false }
+        for pattern in patterns where PatternMatch.matches(pattern, key, &ctx, keyword: "additionalProperties") { return false }
         return true
     }
 
     override func isValid(_ instance: JSONValue, _ ctx: inout ValidationContext) -> Bool {
         guard case .object(let members) = instance else { return true }
-        for member in members where isAdditional(member.key, ctx) {
+        for member in members where isAdditional(member.key, &ctx) {
             guard let schema, schema.isValid(member.value, &ctx) else { return false }
         }
         return true
@@ -254,7 +254,7 @@ final class AdditionalPropertiesKeyword: KeywordValidator, @unchecked Sendable {
 
     override func validate(_ instance: JSONValue, _ ctx: inout ValidationContext) {
         guard case .object(let members) = instance else { return }
-        for member in members where isAdditional(member.key, ctx) {
+        for member in members where isAdditional(member.key, &ctx) {
             guard let schema else {
                 ctx.pushInstance(.key(member.key))
                 ctx.report("additionalProperties", "\(JSONValue.string(member.key).shortDescription) is not allowed here")

@@ -46,32 +46,40 @@ final class PatternKeyword: AssertionKeyword, @unchecked Sendable {
 
     override func isValid(_ instance: JSONValue, _ ctx: inout ValidationContext) -> Bool {
         guard case .string(let string) = instance else { return true }
-        if case .match = regex.matches(string, stepBudget: ctx.regexStepBudget) { return true }
-        return false
+        return ctx.match(regex, string, keyword: keyword) == .match
+    }
+
+    override func validate(_ instance: JSONValue, _ ctx: inout ValidationContext) {
+        guard case .string(let string) = instance else { return }
+        switch ctx.match(regex, string, keyword: keyword) {
+        case .match: return
+        case .noMatch: ctx.report(keyword, message(for: instance, &ctx))
+        case .budgetExceeded: ctx.report(keyword, "pattern too costly to evaluate (over \(ctx.regexStepBudget) steps)")
+        }
     }
 
     override func message(for instance: JSONValue, _ ctx: inout ValidationContext) -> String {
-        if case .string(let string) = instance, case .budgetExceeded = regex.matches(string, stepBudget: ctx.regexStepBudget) {
-            return "pattern too costly to evaluate (over \(ctx.regexStepBudget) steps)"
-        }
-        return "must match pattern \(JSONValue.string(source).shortDescription)"
+        "must match pattern \(JSONValue.string(source).shortDescription)"
     }
 }
 
-/// `format` when it asserts (option or format-assertion vocabulary); unknown formats pass.
+/// `format` when it asserts (option or format-assertion vocabulary), for a format the checkers
+/// know (resolved when compiling; an unknown format compiles to no keyword).
 final class FormatKeyword: AssertionKeyword, @unchecked Sendable {
     let keyword = "format"
     override var reportedKeyword: String { keyword }
-    let format: String
+    let kind: FormatChecker.Kind
 
-    init(format: String) { self.format = format }
+    init(kind: FormatChecker.Kind) { self.kind = kind }
 
     override func isValid(_ instance: JSONValue, _ ctx: inout ValidationContext) -> Bool {
         guard case .string(let string) = instance else { return true }
-        return FormatChecker.check(format, string, isRegex: { (try? ECMARegex($0)) != nil }) ?? true
+        // "regex" asks whether the string is ECMA-262 syntax, which the parser alone answers:
+        // building the automata would cost far more, for a pattern never matched with.
+        return FormatChecker.check(kind, string, isRegex: ECMARegex.isValidSyntax)
     }
 
     override func message(for instance: JSONValue, _ ctx: inout ValidationContext) -> String {
-        "\(instance.shortDescription) is not a valid \"\(format)\""
+        "\(instance.shortDescription) is not a valid \"\(kind.rawValue)\""
     }
 }

@@ -75,12 +75,26 @@ struct ECMARegex: Sendable {
         }
     }
 
+    /// The same search, adding the backtracking steps it took to `steps` (0 for a linear
+    /// pattern), so that a validator can bound the steps of many matches together.
+    func matches(_ string: String, stepBudget: Int, steps: inout Int) -> Outcome {
+        let compiled = self.compiled
+        guard compiled.program.needsBacktracking else { return matches(string, stepBudget: stepBudget) }
+        return ECMARegexInput.withInput(string) { input in
+            ECMARegexBacktracker.matches(compiled.program, input, stepBudget: stepBudget, steps: &steps)
+        }
+    }
+
     /// True when matching runs in linear time (no backreference or lookaround), so the step budget
     /// never applies.
     var isLinear: Bool { !program.needsBacktracking }
 
     /// Instructions in the compiled program (tests and diagnostics).
     var programSize: Int { program.instructions.count }
+
+    /// What the compiled pattern occupies, in instructions plus DFA table entries: a schema
+    /// compiler sums it over a schema's patterns to bound their total.
+    var compiledSize: Int { program.instructions.count + (program.dfa?.tableSize ?? 0) }
 
     /// Whether matching uses the deterministic automaton (tests and diagnostics).
     var usesDFA: Bool { program.dfa != nil }

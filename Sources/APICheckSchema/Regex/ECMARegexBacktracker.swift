@@ -32,6 +32,12 @@ struct ECMARegexBacktracker {
     private let budget: Int
 
     static func matches(_ program: ECMARegexProgram, _ input: ECMARegexInput, stepBudget: Int) -> ECMARegex.Outcome {
+        var steps = 0
+        return matches(program, input, stepBudget: stepBudget, steps: &steps)
+    }
+
+    /// The same, adding the steps taken to `steps` (a caller bounding many matches together).
+    static func matches(_ program: ECMARegexProgram, _ input: ECMARegexInput, stepBudget: Int, steps: inout Int) -> ECMARegex.Outcome {
         program.instructions.withUnsafeBufferPointer { instructions in
             program.sets.withUnsafeBufferPointer { sets in
                 let captureSlots = 2 * (program.captureCount + 1)
@@ -42,7 +48,9 @@ struct ECMARegexBacktracker {
                     var matcher = ECMARegexBacktracker(
                         instructions: instructions, sets: sets, input: input,
                         captures: base, registers: base + captureSlots, budget: stepBudget)
-                    return matcher.search(anchored: program.isAnchoredAtStart, filter: program.firstScalars)
+                    let outcome = matcher.search(anchored: program.isAnchoredAtStart, filter: program.firstScalars)
+                    steps += min(matcher.steps, stepBudget)
+                    return outcome
                 }
             }
         }

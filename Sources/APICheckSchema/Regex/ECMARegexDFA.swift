@@ -42,6 +42,12 @@ final class ECMARegexDFA: Sendable {
     /// By state: whether the pattern matches if the input ends there.
     private let acceptsAtEnd: [Bool]
 
+    /// Entries in the automaton's tables (transitions and input classes), for the compiler's
+    /// budget of what a schema's patterns may occupy.
+    var tableSize: Int {
+        transitions.count + acceptsAtEnd.count + asciiClasses.count + intervalStarts.count + intervalClasses.count + maskClasses.count
+    }
+
     private init(
         partition: InputPartition, sets: [ECMAScalarSet], transitions: [Int32], acceptsAtEnd: [Bool]
     ) {

@@ -26,6 +26,10 @@ indirect enum CanonicalValue: Hashable, Sendable {
 
 /// JSON Schema equality without building canonical values for scalars.
 enum SchemaEquality {
+    /// Objects up to this many members are compared by scanning (no allocation); larger ones
+    /// through a dictionary, so that comparing two objects is linear in their size.
+    static let smallObjectLimit = 8
+
     static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
@@ -42,8 +46,19 @@ enum SchemaEquality {
             return true
         case (.object(let x), .object(let y)):
             guard x.count == y.count else { return false }
+            if x.count <= smallObjectLimit {
+                for member in x {
+                    guard let other = y.first(where: { $0.key == member.key }), equal(member.value, other.value) else { return false }
+                }
+                return true
+            }
+            // Past a few members, a scan per member would be quadratic: index `y` once (a repeated
+            // key is found at its first occurrence, as the scan finds it).
+            var positions: [String: Int] = [:]
+            positions.reserveCapacity(y.count)
+            for (position, member) in y.enumerated() where positions[member.key] == nil { positions[member.key] = position }
             for member in x {
-                guard let other = y.first(where: { $0.key == member.key }), equal(member.value, other.value) else { return false }
+                guard let position = positions[member.key], equal(member.value, y[position].value) else { return false }
             }
             return true
         default: return false

@@ -45,6 +45,7 @@ final class SchemaNode: Sendable {
         ctx.depth += 1
         if ctx.depth > ctx.maximumDepth {
             ctx.depth -= 1
+            ctx.reachLimit(.depth(ctx.maximumDepth), keyword: "")
             return false
         }
         let entersScope = resource >= 0 && ctx.usesDynamicScope
@@ -80,6 +81,7 @@ final class SchemaNode: Sendable {
     func annotate(_ instance: JSONValue, _ ctx: inout ValidationContext, _ evaluated: inout Evaluated) -> Bool {
         guard enter(&ctx) else {
             ctx.depth -= 1
+            ctx.reachLimit(.depth(ctx.maximumDepth), keyword: "")
             return false
         }
         defer { leave(&ctx) }
@@ -101,6 +103,7 @@ final class SchemaNode: Sendable {
     func validate(_ instance: JSONValue, _ ctx: inout ValidationContext) {
         guard enter(&ctx) else {
             ctx.depth -= 1
+            ctx.reachLimit(.depth(ctx.maximumDepth), keyword: "")
             ctx.report("$ref", "schemas nest deeper than \(ctx.program.maximumEvaluationDepth) while evaluating this value")
             return
         }

@@ -42,6 +42,7 @@ struct ValidationContext {
     let maximumDepth: Int
     let usesDynamicScope: Bool
     let regexStepBudget: Int
+    let maximumErrors: Int
     var depth = 0
     var scope: [Int32] = []
     var keywordPath: [PathSegment] = []
@@ -49,6 +50,12 @@ struct ValidationContext {
     /// Where each schema being evaluated is written, and where its part of `keywordPath` starts.
     var frames: [(absolute: SchemaLocation, start: Int)] = []
     var errors: [JSONSchemaOutput.Unit] = []
+    /// The first evaluation limit reached, if any. Sticky: once set, the instance is invalid as a
+    /// whole (`JSONSchema.isValid`/`validate` check it), whatever `not`, `if` or `anyOf` made of
+    /// the failing part, so that a limit can never turn into "valid".
+    var limit: EvaluationLimit?
+    /// Backtracking steps left for all of this validation's pattern matches together.
+    var regexStepsLeft: Int
 
     init(program: SchemaProgram, collecting: Bool) {
         self.program = program
@@ -56,11 +63,47 @@ struct ValidationContext {
         self.maximumDepth = program.maximumEvaluationDepth
         self.usesDynamicScope = program.usesDynamicScope
         self.regexStepBudget = program.regexStepBudget
+        self.maximumErrors = program.maximumErrors
+        self.regexStepsLeft = program.regexTotalStepBudget
+    }
+
+    /// Records that a limit was reached at the current place (the first one is kept).
+    mutating func reachLimit(_ kind: EvaluationLimit.Kind, keyword: String) {
+        guard limit == nil else { return }
+        var keywordLocation = ""
+        var instanceLocation = ""
+        if collecting {
+            keywordLocation = JSONPointer.string(keywordPath[...]) + (keyword.isEmpty ? "" : "/" + JSONPointer.escape(keyword))
+            instanceLocation = JSONPointer.string(instancePath[...])
+        }
+        limit = EvaluationLimit(kind: kind, keywordLocation: keywordLocation, instanceLocation: instanceLocation)
+    }
+
+    /// Searches `string` with `regex` within the per-match budget and what is left of the
+    /// validation's total; an overrun is recorded as a limit (`keyword` says where).
+    mutating func match(_ regex: ECMARegex, _ string: String, keyword: String) -> ECMARegex.Outcome {
+        let budget = max(0, min(regexStepBudget, regexStepsLeft))
+        var steps = 0
+        let outcome = regex.matches(string, stepBudget: budget, steps: &steps)
+        regexStepsLeft -= steps
+        if outcome == .budgetExceeded {
+            reachLimit(budget < regexStepBudget ? .regexStepsInAll(program.regexTotalStepBudget) : .regexSteps(regexStepBudget), keyword: keyword)
+        }
+        return outcome
+    }
+
+    /// Adds the error that says a limit made the instance invalid (even past `maximumErrors`,
+    /// replacing the last error then: it is the one that explains the others).
+    mutating func reportLimit(_ limit: EvaluationLimit) {
+        let unit = JSONSchemaOutput.Unit(
+            keywordLocation: "", absoluteKeywordLocation: nil, instanceLocation: "", error: limit.message, keyword: EvaluationLimit.keyword)
+        if errors.count >= maximumErrors { errors.removeLast() }
+        errors.append(unit)
     }
 
     /// Records a failing keyword at the current place.
     mutating func report(_ keyword: String, _ message: String) {
-        guard collecting else { return }
+        guard collecting, errors.count < maximumErrors else { return }
         // A `false` schema reports at its own location (keyword "").
         let suffix = keyword.isEmpty ? "" : "/" + JSONPointer.escape(keyword)
         let keywordLocation = JSONPointer.string(keywordPath[...]) + suffix
@@ -86,6 +129,37 @@ struct ValidationContext {
     @inline(__always) mutating func popInstance() { if collecting { instancePath.removeLast() } }
 }
 
+/// A limit that stopped part of an evaluation: nesting (`maximumEvaluationDepth`), a pattern's
+/// backtracking steps (`regexStepBudget` per match, ten times that per validation) or a
+/// `multipleOf` long division (`DecimalNumber.longDivisionWorkLimit`).
+struct EvaluationLimit: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        case depth(Int)
+        case regexSteps(Int)
+        case regexStepsInAll(Int)
+        case division(Int)
+    }
+
+    /// The keyword the output names for it: a place in the schema would let a failed `anyOf` hide it.
+    static let keyword = "evaluationLimit"
+
+    var kind: Kind
+    /// Where it was reached (empty when found without collecting errors).
+    var keywordLocation: String
+    var instanceLocation: String
+
+    var message: String {
+        let reason: String
+        switch kind {
+        case .depth(let limit): reason = "the schema or instance is too deep (over \(limit) nested schema evaluations)"
+        case .regexSteps(let limit): reason = "a pattern is too costly to evaluate (over \(limit) backtracking steps)"
+        case .regexStepsInAll(let limit): reason = "the patterns are too costly to evaluate (over \(limit) backtracking steps in all)"
+        case .division(let limit): reason = "a \"multipleOf\" division is too costly to evaluate (over \(limit) digit steps)"
+        }
+        return "evaluation limit reached at #\(keywordLocation) (instance #\(instanceLocation)): \(reason)"
+    }
+}
+
 /// Everything a validation reads: compiled schemas by index (`$ref`s point here), the schema
 /// resources for the dynamic scope, and the options that matter while validating.
 final class SchemaProgram: Sendable {
@@ -97,8 +171,12 @@ final class SchemaProgram: Sendable {
     let usesDynamicScope: Bool
     let regexStepBudget: Int
     let maximumEvaluationDepth: Int
+    let maximumErrors: Int
+    /// Backtracking steps all pattern matches of one validation may take together.
+    let regexTotalStepBudget: Int
 
-    init(nodes: [SchemaNode], resources: [ResourceInfo], root: SchemaNode, usesDynamicScope: Bool, regexStepBudget: Int, maximumEvaluationDepth: Int) {
+    init(nodes: [SchemaNode], resources: [ResourceInfo], root: SchemaNode, usesDynamicScope: Bool, regexStepBudget: Int, maximumEvaluationDepth: Int,
+         maximumErrors: Int) {
         self.nodes = nodes
         self.references = nodes.map(NodeReference.init)
         self.resources = resources
@@ -106,6 +184,9 @@ final class SchemaProgram: Sendable {
         self.usesDynamicScope = usesDynamicScope
         self.regexStepBudget = regexStepBudget
         self.maximumEvaluationDepth = maximumEvaluationDepth
+        self.maximumErrors = max(1, maximumErrors)
+        let (total, overflow) = regexStepBudget.multipliedReportingOverflow(by: 10)
+        self.regexTotalStepBudget = overflow ? Int.max : total
     }
 }
 
