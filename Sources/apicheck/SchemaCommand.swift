@@ -20,8 +20,9 @@ struct SchemaCommand: ParsableCommand {
               cat log.jsonl | apicheck schema check schemas/event.json --jsonl -
               apicheck schema check schemas/movie.json movie.json --format json
               apicheck schema lint schemas/movie.json
+              apicheck schema generate schemas/movie.json --count 3 --seed 7
             """,
-        subcommands: [SchemaCheckCommand.self, SchemaLintCommand.self, SchemaComplianceCommand.self]
+        subcommands: [SchemaCheckCommand.self, SchemaLintCommand.self, SchemaGenerateCommand.self, SchemaComplianceCommand.self]
     )
 }
 

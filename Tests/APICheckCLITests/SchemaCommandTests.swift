@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func helpReadsAsProse() throws {
-        for command in [["schema", "--help"], ["schema", "check", "--help"], ["schema", "lint", "--help"], ["schema", "compliance", "--help"]] {
+        for command in [["schema", "--help"], ["schema", "check", "--help"], ["schema", "lint", "--help"], ["schema", "generate", "--help"], ["schema", "compliance", "--help"]] {
             let help = try CLI.run(command)
             #expect(help.status == 0)
             #expect(!help.stdout.contains("\\"), "a stray backslash in \(command): \(help.stdout)")
@@ -138,6 +138,34 @@ import Testing
         let ok = try CLI.run(["schema", "lint", clean])
         #expect(ok.status == 0, "\(ok.stdout)")
         #expect(ok.stdout.contains("0 errors, 0 warnings"))
+    }
+
+    @Test func generateWritesValidInstancesAndOnesThatBreakOneKeyword() throws {
+        let scratch = try Scratch()
+        let schema = try scratch.write("schemas/movie.json", Self.movieSchema)
+        try scratch.write("schemas/people.json", Self.peopleSchema)
+        let result = try CLI.run(["schema", "generate", schema, "--count", "20", "--seed", "7"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 20)
+        #expect(try CLI.run(["schema", "generate", schema, "--count", "20", "--seed", "7"]).stdout == result.stdout, "the same seed, the same instances")
+        let file = try scratch.write("generated.jsonl", result.stdout)
+        let check = try CLI.run(["schema", "check", schema, "--jsonl", file])
+        #expect(check.status == 0, "every generated instance validates: \(check.stdout)\(check.stderr)")
+
+        let violable = try CLI.run(["schema", "generate", schema, "--list-violable"])
+        #expect(violable.stdout.split(separator: "\n").contains("/properties/year/type"), "\(violable.stdout)")
+        let broken = try CLI.run(["schema", "generate", schema, "--violate", "/properties/year/type", "--count", "3"])
+        #expect(broken.status == 0, "\(broken.stderr)")
+        let brokenFile = try scratch.write("broken.jsonl", broken.stdout)
+        let failing = try CLI.run(["schema", "check", schema, "--jsonl", brokenFile])
+        #expect(failing.status == 1)
+        #expect(failing.stdout.split(separator: "\n").allSatisfy { $0.contains("[/properties/year/type]") }, "\(failing.stdout)")
+
+        let impossible = try scratch.write("impossible.json", #"{"type": "string", "minLength": 5, "maxLength": 2}"#)
+        let refused = try CLI.run(["schema", "generate", impossible])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("Length"), "the error names the keyword: \(refused.stderr)")
     }
 
     // MARK: Profiles in lint and crawl

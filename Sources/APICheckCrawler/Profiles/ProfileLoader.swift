@@ -91,6 +91,29 @@ extension ProfileLoader {
     }
 }
 
+extension ProfileLoader {
+    /// A schema file's document, base URI and a registry that reads its relative `$ref`s as
+    /// ``compileSchema(at:root:)`` does (for tools that need the document itself, such as the
+    /// generator); a problem is a located diagnostic.
+    public func schemaDocument(at path: String) -> Result<(document: JSONValue, baseURI: String, registry: JSONSchemaRegistry), SchemaFileProblem> {
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        guard let real = FileSystemPath.real(path) else { return .failure(SchemaFileProblem(.error("no such file", at: SourceLocation(path: path)))) }
+        let files = SchemaFiles(root: FileSystemPath.real(folder.isEmpty ? "/" : folder) ?? folder, maximumBytes: maximumSchemaBytes, maximumFiles: maximumSchemaFiles)
+        switch BoundedFileReader.read(real, maximumBytes: maximumSchemaBytes) {
+        case .failure(let failure):
+            return .failure(SchemaFileProblem(.error("cannot read the schema: \(failure)", at: SourceLocation(path: path))))
+        case .success(let bytes):
+            do throws(JSONParseError) {
+                let node = try JSONParser().parse(bytes)
+                return .success((node.value, FileSystemPath.fileURI(real), files.registry(for: node, realPath: real)))
+            } catch {
+                return .failure(SchemaFileProblem(.error(
+                    "the schema is not valid JSON: \(error.message)", at: SourceLocation(path: path, line: error.position.line, column: error.position.column))))
+            }
+        }
+    }
+}
+
 /// Schema files under one root: read bounded, parsed with positions, compiled with their relative
 /// `$ref`s read from the same tree.
 struct SchemaFiles: Sendable {
@@ -112,6 +135,17 @@ struct SchemaFiles: Sendable {
             return .failure(SchemaFileProblem(.error(
                 "the schema is not valid JSON: \(error.message)", at: SourceLocation(path: displayPath, line: error.position.line, column: error.position.column))))
         }
+        let registry = registry(for: node, realPath: realPath)
+        do throws(JSONSchemaError) {
+            return .success(try JSONSchema(node, file: displayPath, baseURI: FileSystemPath.fileURI(realPath), registry: registry, options: options))
+        } catch {
+            let at = SourceLocation(path: error.file ?? displayPath, line: error.line ?? 1, column: error.column ?? 1)
+            return .failure(SchemaFileProblem(.error(error.message, at: at)))
+        }
+    }
+
+    /// A registry whose `retrieve` reads the schema's relative `$ref`s from files inside the root.
+    func registry(for node: JSONNode, realPath: String) -> JSONSchemaRegistry {
         var registry = JSONSchemaRegistry()
         let (root, maximumBytes, maximumFiles) = (root, maximumBytes, maximumFiles)
         let reads = FileReadCounter()
@@ -125,12 +159,7 @@ struct SchemaFiles: Sendable {
         registry.retrieve = { uri in
             try Self.retrieve(uri, root: root, mirror: localMirror, maximumBytes: maximumBytes, maximumFiles: maximumFiles, reads: reads)
         }
-        do throws(JSONSchemaError) {
-            return .success(try JSONSchema(node, file: displayPath, baseURI: FileSystemPath.fileURI(realPath), registry: registry, options: options))
-        } catch {
-            let at = SourceLocation(path: error.file ?? displayPath, line: error.line ?? 1, column: error.column ?? 1)
-            return .failure(SchemaFileProblem(.error(error.message, at: at)))
-        }
+        return registry
     }
 
     /// A referenced schema: a `file:` URI inside the root, bounded; anything else is refused with
