@@ -138,27 +138,31 @@ final class PropertiesKeyword: KeywordValidator, @unchecked Sendable {
         }
     }
 
+    /// The first keyword of type `T` (that passes `test`) and its index.
+    private static func first<T: KeywordValidator>(_ type: T.Type, in keywords: [KeywordValidator], where test: (T) -> Bool = { _ in true }) -> (Int, T)? {
+        for (index, keyword) in keywords.enumerated() {
+            if let typed = keyword as? T, test(typed) { return (index, typed) }
+        }
+        return nil
+    }
+
     /// Folds `required` and `additionalProperties` siblings into the schema's `properties`
     /// where that is exact (every required name is a property; no `patternProperties`).
     static func fold(_ keywords: [KeywordValidator]) -> [KeywordValidator] {
-        guard let propertiesIndex = keywords.firstIndex(where: { $0 is PropertiesKeyword }) else { return keywords }
-        let properties = keywords[propertiesIndex] as! PropertiesKeyword
+        guard let (propertiesIndex, properties) = Self.first(PropertiesKeyword.self, in: keywords) else { return keywords }
         let names = properties.table.names
         guard names.count <= 64 else { return keywords }
         var removed: Set<Int> = []
         var additional = Additional.absent
-        if let index = keywords.firstIndex(where: { ($0 as? AdditionalPropertiesKeyword)?.patterns.isEmpty == true }) {
-            let keyword = keywords[index] as! AdditionalPropertiesKeyword
-            if keyword.known.names == names {
-                additional = keyword.schema.map { .schema($0) } ?? .forbidden
-                removed.insert(index)
-            }
+        if let (index, keyword) = Self.first(AdditionalPropertiesKeyword.self, in: keywords, where: { $0.patterns.isEmpty }), keyword.known.names == names {
+            additional = keyword.schema.map { .schema($0) } ?? .forbidden
+            removed.insert(index)
         }
         var mask: UInt64 = 0
-        if let index = keywords.firstIndex(where: { ($0 as? RequiredKeyword)?.keyword == "required" }) {
-            let required = (keywords[index] as! RequiredKeyword).table.names
-            if required.allSatisfy(names.contains) {
-                for name in required { mask |= 1 << UInt64(names.firstIndex(of: name)!) }
+        if let (index, keyword) = Self.first(RequiredKeyword.self, in: keywords, where: { $0.keyword == "required" }) {
+            let positions = keyword.table.names.compactMap { names.firstIndex(of: $0) }
+            if positions.count == keyword.table.names.count {
+                for position in positions { mask |= 1 << UInt64(position) }
                 removed.insert(index)
             }
         }
