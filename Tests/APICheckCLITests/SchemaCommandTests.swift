@@ -114,6 +114,21 @@ import Testing
         #expect(refused.stderr.contains("remote schemas are not fetched"), "\(refused.stderr)")
     }
 
+    @Test func aHundredMegabyteSchemaIsRefusedBeforeItIsRead() throws {
+        let scratch = try Scratch()
+        let schema = try scratch.write("huge.json", "{")
+        // Sparse: the size is checked on the open file before a byte is read.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: schema))
+        try handle.truncate(atOffset: 100 << 20)
+        try handle.close()
+        let instance = try scratch.write("i.json", "{}")
+        for command in [["schema", "check", schema, instance], ["schema", "lint", schema]] {
+            let result = try CLI.run(command)
+            #expect(result.status == 2, "\(command)")
+            #expect((result.stdout + result.stderr).contains("over the limit"), "\(command): \(result.stdout)\(result.stderr)")
+        }
+    }
+
     @Test func lintFindsTyposMetaSchemaErrorsAndUnresolvableRefs() throws {
         let scratch = try Scratch()
         let schema = try scratch.write("movie.json", """
