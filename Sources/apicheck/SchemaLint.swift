@@ -27,9 +27,11 @@ struct SchemaLint {
                 diagnostics.append(.error("\(field): \(unit.error) (meta-schema \(unit.keywordLocation))", at: at(position)))
             }
         }
-        let known = Self.keywords(of: draft)
-        walk(node, known: known) { name, position in
-            diagnostics.append(Diagnostic(.warning, "\"\(name)\" is not a keyword of \(draft.rawValue)\(Suggestion.didYouMean(name, in: known, quote: { "\"\($0)\"" })); it checks nothing", at: at(position), code: .unknownName))
+        let known = draft.keywordNames
+        for (name, position) in draft.unknownKeywords(in: node) {
+            diagnostics.append(Diagnostic(
+                .warning, "\"\(name)\" is not a keyword of \(draft.rawValue)\(Suggestion.didYouMean(name, in: known, quote: { "\"\($0)\"" })); it checks nothing",
+                at: at(position), code: .unknownName))
         }
         // One problem reported by two checks is said once.
         var seen = Set<String>()
@@ -48,62 +50,5 @@ struct SchemaLint {
         var options = JSONSchemaOptions()
         options.defaultDraft = draft
         return try? JSONSchema(.object(["$ref": .string(draft.metaSchemaURI)]), options: options)
-    }
-
-    /// Calls `report` for each member of a schema object that is not a keyword, walking every
-    /// subschema (not `enum`, `const`, `default` or `examples`, which hold data).
-    private func walk(_ node: JSONNode, known: Set<String>, report: (String, JSONPosition) -> Void) {
-        guard let members = node.members else { return }
-        for member in members {
-            let name = member.key
-            if !known.contains(name), !name.hasPrefix("x-") { report(name, member.keyPosition) }
-            switch name {
-            case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
-                for sub in member.value.members ?? [] { walk(sub.value, known: known, report: report) }
-            case "dependencies":
-                for sub in member.value.members ?? [] where sub.value.members != nil { walk(sub.value, known: known, report: report) }
-            case "items", "prefixItems", "allOf", "anyOf", "oneOf":
-                if case .array(let elements) = member.value.kind {
-                    for element in elements { walk(element, known: known, report: report) }
-                } else {
-                    walk(member.value, known: known, report: report)
-                }
-            case "not", "if", "then", "else", "additionalProperties", "additionalItems", "contains", "propertyNames",
-                "unevaluatedProperties", "unevaluatedItems", "contentSchema":
-                walk(member.value, known: known, report: report)
-            default:
-                continue
-            }
-        }
-    }
-
-    /// Each draft's keywords (all vocabularies, annotations included).
-    static func keywords(of draft: JSONSchemaDraft) -> Set<String> {
-        let draft4: Set<String> = [
-            "id", "$schema", "$ref", "title", "description", "default", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
-            "exclusiveMinimum", "maxLength", "minLength", "pattern", "additionalItems", "items", "maxItems", "minItems", "uniqueItems",
-            "maxProperties", "minProperties", "required", "additionalProperties", "definitions", "properties", "patternProperties",
-            "dependencies", "enum", "type", "allOf", "anyOf", "oneOf", "not", "format",
-        ]
-        let draft6 = draft4.subtracting(["id"]).union(["$id", "const", "contains", "propertyNames", "examples"])
-        let draft7 = draft6.union(["$comment", "if", "then", "else", "readOnly", "writeOnly", "contentMediaType", "contentEncoding"])
-        let draft2019 = draft7.subtracting(["definitions", "dependencies"]).union([
-            "$anchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$defs", "dependentSchemas", "dependentRequired",
-            "unevaluatedProperties", "unevaluatedItems", "maxContains", "minContains", "deprecated", "contentSchema",
-            // Still read for compatibility by most validators, and common in real schemas.
-            "definitions", "dependencies",
-        ])
-        switch draft {
-        case .draft4: return draft4
-        case .draft6: return draft6
-        case .draft7: return draft7
-        case .draft2019_09: return draft2019
-        case .draft2020_12:
-            return draft2019.subtracting(["$recursiveRef", "$recursiveAnchor", "additionalItems"]).union(["$dynamicRef", "$dynamicAnchor", "prefixItems"])
-        case .openAPI30:
-            return draft4.subtracting(["id", "$schema", "definitions", "dependencies", "patternProperties", "additionalItems"]).union([
-                "nullable", "discriminator", "readOnly", "writeOnly", "xml", "externalDocs", "example", "deprecated",
-            ])
-        }
     }
 }
