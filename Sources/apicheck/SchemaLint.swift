@@ -33,9 +33,45 @@ struct SchemaLint {
                 .warning, "\"\(name)\" is not a keyword of \(draft.rawValue)\(Suggestion.didYouMean(name, in: known, quote: { "\"\($0)\"" })); it checks nothing",
                 at: at(position), code: .unknownName))
         }
+        diagnostics += danglingReferences(node, at: at)
         // One problem reported by two checks is said once.
         var seen = Set<String>()
         return diagnostics.filter { seen.insert($0.description).inserted }.sorted(by: Diagnostic.precedes)
+    }
+
+    /// Local `$ref`s (`#/$defs/x`, `#anchor`) that name nothing, wherever they are: compiling
+    /// finds only those a validation can reach, so one in an unused `$defs` entry would stay
+    /// hidden until the day it is used. Skipped in documents with embedded `$id`s, whose local
+    /// references resolve against other bases.
+    private func danglingReferences(_ node: JSONNode, at: (JSONPosition) -> SourceLocation) -> [Diagnostic] {
+        var references: [(String, JSONPosition)] = []
+        var embeddedIDs = 0
+        func walk(_ current: JSONNode, depth: Int) {
+            guard depth < 256 else { return }
+            switch current.kind {
+            case .object(let members):
+                for member in members {
+                    if ["$id", "id"].contains(member.key), depth > 0, case .string = member.value.kind { embeddedIDs += 1 }
+                    if member.key == "$ref", case .string(let reference) = member.value.kind, reference.hasPrefix("#") {
+                        references.append((reference, member.value.position))
+                    }
+                    if !["enum", "const", "default", "examples", "example"].contains(member.key) { walk(member.value, depth: depth + 1) }
+                }
+            case .array(let elements):
+                for element in elements { walk(element, depth: depth + 1) }
+            default:
+                break
+            }
+        }
+        walk(node, depth: 0)
+        guard !references.isEmpty, embeddedIDs == 0 else { return [] }
+        var registry = JSONSchemaRegistry()
+        let base = "urn:apicheck:lint"
+        guard (try? registry.add(node, uri: base, file: path)) != nil else { return [] }
+        return references.compactMap { reference, position in
+            registry.resolve(reference, against: base) == nil
+                ? .error("$ref \"\(reference)\" names nothing in this schema", at: at(position)) : nil
+        }
     }
 
     /// The draft a schema declares, else `fallback`.

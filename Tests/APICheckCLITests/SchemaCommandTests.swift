@@ -144,11 +144,18 @@ import Testing
         #expect(result.stdout.contains("\(schema):4:3: warning: \"requried\" is not a keyword of 2020-12 (did you mean \"required\"?)"), "\(result.stdout)")
         // One error for the typo: the compiler's, at the value, not the meta-schema's as well.
         #expect(result.stdout.contains("\(schema):5:27: error: unknown type \"integr\""), "\(result.stdout)")
-        #expect(result.stdout.components(separatedBy: "error:").count == 2, "\(result.stdout)")
+        #expect(result.stdout.components(separatedBy: "error:").count == 3, "two errors: \(result.stdout)")
+        // And the reference that the compiler, stopped at the first error, did not reach.
+        #expect(result.stdout.contains("error: $ref \"#/$defs/missing\" names nothing in this schema"), "\(result.stdout)")
         let unresolved = try scratch.write("unresolved.json", ##"{"properties": {"cast": {"$ref": "#/$defs/missing"}}}"##)
         let broken = try CLI.run(["schema", "lint", unresolved])
         #expect(broken.status == 1)
         #expect(broken.stdout.contains("#/$defs/missing"), "\(broken.stdout)")
+        // A reference in an entry nothing uses yet is found too.
+        let unused = try scratch.write("unused.json", "{\n  \"$defs\": {\"old\": {\"$ref\": \"#/$defs/nope\"}}\n}")
+        let dangling = try CLI.run(["schema", "lint", unused])
+        #expect(dangling.status == 1)
+        #expect(dangling.stdout.contains("\(unused):2:29: error: $ref \"#/$defs/nope\" names nothing in this schema"), "\(dangling.stdout)")
         let clean = try scratch.write("clean.json", Self.plainMovieSchema)
         let ok = try CLI.run(["schema", "lint", clean])
         #expect(ok.status == 0, "\(ok.stdout)")
