@@ -110,6 +110,18 @@ import Testing
         #expect(with == without + 1)
     }
 
+    @Test func aHALProfileAttributeNamesTheTargetsProfile() async throws {
+        let stubs = StubSet([
+            Self.stub("/", #"{"_links": {"self": {"href": "/"}, "movie": {"href": "/movies/1", "profile": "/schemas/movie"}}}"#, type: "application/hal+json"),
+            Self.stub("/movies/1", #"{"_links": {"self": {"href": "/movies/1"}}, "title": "M", "year": "old"}"#, type: "application/hal+json"),
+            Self.stub("/schemas/movie", Self.movieSchema, type: "application/schema+json"),
+        ])
+        let report = await Self.crawl(stubs)
+        let findings = report.findings.filter { $0.rule == .bodySchema }
+        #expect(findings.map(\.sourcePointer) == ["/year"], "\(report.findings.map(\.message))")
+        #expect(findings.first?.expected == "http://localhost:3000/schemas/movie#/properties/year/type")
+    }
+
     @Test func aSchemaDocumentIsNotReadForLinks() async throws {
         // A profile that describes HAL links: `_links`, `required: ["self"]`, `type: object`.
         let schema = #"""

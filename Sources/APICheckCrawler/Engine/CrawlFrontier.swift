@@ -20,6 +20,8 @@ struct CrawlFrontier {
         var referrer: String?
         /// The media type the link that first led here declared, for its profile (`body-schema`).
         var declaredType: String? = nil
+        /// The profile URI that link gave its target (HAL's `profile` attribute), resolved.
+        var declaredProfile: String? = nil
 
         var normalisedKey: String { URLResolution.normalisedKey(url) }
     }
@@ -67,6 +69,7 @@ extension CrawlFrontier.Entry: SpoolRecord {
         encoder.optionalString(rel)
         encoder.optionalString(referrer)
         encoder.optionalString(declaredType)
+        encoder.optionalString(declaredProfile)
     }
 
     init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError) {
@@ -78,6 +81,6 @@ extension CrawlFrontier.Entry: SpoolRecord {
         let rel = try decoder.optionalString()
         self.init(
             key: URLKey(high: high, low: low), url: url, depth: Int32(clamping: depth), pathNode: Int32(clamping: pathNode), rel: rel,
-            referrer: try decoder.optionalString(), declaredType: try decoder.optionalString())
+            referrer: try decoder.optionalString(), declaredType: try decoder.optionalString(), declaredProfile: try decoder.optionalString())
     }
 }

@@ -90,7 +90,8 @@ struct CrawlState {
         let node = tree.node(label, under: record.entry.pathNode)
         _ = frontier.enqueue(
             CrawlFrontier.Entry(
-                key: key, url: target, depth: depth, pathNode: node, rel: link.compactRel ?? link.rel, referrer: referrer, declaredType: link.type),
+                key: key, url: target, depth: depth, pathNode: node, rel: link.compactRel ?? link.rel, referrer: referrer, declaredType: link.type,
+                declaredProfile: link.profile.flatMap { URLResolution.resolve($0, against: referrer) }),
             index: &index)
     }
 

@@ -245,7 +245,9 @@ public struct Crawler: Sendable {
         _ record: ResourceRecord, body: [UInt8], rules: ContractRules, discovery: ProfileDiscovery?, budget: CrawlBudget
     ) async -> [Finding] {
         var profile = options.profiles.profile(served: record.contentType, declared: record.entry.declaredType)
-        if profile == nil, let discovery, let named = ProfileDiscovery.namedSchema(contentType: record.contentType, links: record.extraction.links) {
+        if profile == nil, let discovery, let named = ProfileDiscovery.namedSchema(
+                contentType: record.contentType, links: record.extraction.links, declaredProfile: record.entry.declaredProfile)
+        {
             if let configured = options.profiles.profile(uri: named) {
                 profile = configured
             } else {

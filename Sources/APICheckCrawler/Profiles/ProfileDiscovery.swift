@@ -112,8 +112,9 @@ actor ProfileDiscovery {
 
 extension ProfileDiscovery {
     /// The schema URL an answer names, in order: the served type's `profile` parameter, a
-    /// `describedby` link (header or body), a `profile` link of the body.
-    static func namedSchema(contentType: String?, links: [Link]) -> String? {
+    /// `describedby` link (header or body), a `profile` link of the body; else the profile the
+    /// link that led here gave it (HAL's `profile` attribute, `declaredProfile`).
+    static func namedSchema(contentType: String?, links: [Link], declaredProfile: String? = nil) -> String? {
         if let contentType, let uri = MediaTypeProfiles.profileParameter(contentType), uri.hasPrefix("http") { return uri }
         for rel in ["describedby", "profile"] {
             // Relation names compare case-insensitively (RFC 8288 §2.1.1).
@@ -121,6 +122,6 @@ extension ProfileDiscovery {
                 return target
             }
         }
-        return nil
+        return declaredProfile.flatMap { $0.hasPrefix("http") ? $0 : nil }
     }
 }
