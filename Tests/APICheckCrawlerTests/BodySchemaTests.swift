@@ -110,6 +110,16 @@ import Testing
         #expect(with == without + 1)
     }
 
+    @Test func aContentTypesProfileParameterNamesTheSchema() async throws {
+        let stubs = StubSet([
+            Self.stub("/", #"{"links":[{"rel":"movie","href":"/movies/1"}]}"#),
+            Self.stub("/movies/1", #"{"title":"M","year":"old"}"#, type: #"application/json; Profile="http://localhost:3000/schemas/movie""#),
+            Self.stub("/schemas/movie", Self.movieSchema, type: "application/schema+json"),
+        ])
+        let report = await Self.crawl(stubs)
+        #expect(report.findings.filter { $0.rule == .bodySchema }.map(\.sourcePointer) == ["/year"], "\(report.findings.map(\.message))")
+    }
+
     @Test func aHALProfileAttributeNamesTheTargetsProfile() async throws {
         let stubs = StubSet([
             Self.stub("/", #"{"_links": {"self": {"href": "/"}, "movie": {"href": "/movies/1", "profile": "/schemas/movie"}}}"#, type: "application/hal+json"),

@@ -115,7 +115,12 @@ extension ProfileDiscovery {
     /// `describedby` link (header or body), a `profile` link of the body; else the profile the
     /// link that led here gave it (HAL's `profile` attribute, `declaredProfile`).
     static func namedSchema(contentType: String?, links: [Link], declaredProfile: String? = nil) -> String? {
-        if let contentType, let uri = MediaTypeProfiles.profileParameter(contentType), uri.hasPrefix("http") { return uri }
+        // Every answer comes here: the type is parsed again only when it can hold a profile.
+        if let contentType, contentType.range(of: "profile", options: .caseInsensitive) != nil,
+            let uri = MediaTypeProfiles.profileParameter(contentType), uri.hasPrefix("http")
+        {
+            return uri
+        }
         for rel in ["describedby", "profile"] {
             // Relation names compare case-insensitively (RFC 8288 §2.1.1).
             if let link = links.first(where: { !$0.isNested && $0.rel.lowercased() == rel }), case .url(let target) = link.resolve() {
