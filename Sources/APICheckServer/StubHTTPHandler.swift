@@ -79,6 +79,12 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelActive(context: ChannelHandlerContext) {
         start(context: context)
         context.fireChannelActive()
+        // Accepted before the server stopped accepting but registered after shutdown told every
+        // registered connection to quiesce: it would otherwise stay open (keep-alive) until cut.
+        if core.stopping.load(ordering: .acquiring) {
+            state.quiesce()
+            closeIfDone(context: context)
+        }
     }
 
     func start(context: ChannelHandlerContext) {

@@ -15,7 +15,7 @@ import Testing
         let channel = EmbeddedChannel()
         let core: ServerCore
 
-        init(_ stubs: [Stub], _ change: (inout StubServer.Configuration) -> Void = { _ in }) throws {
+        init(_ stubs: [Stub], stopping: Bool = false, _ change: (inout StubServer.Configuration) -> Void = { _ in }) throws {
             var configuration = StubServer.Configuration()
             change(&configuration)
             core = ServerCore(
@@ -24,6 +24,7 @@ import Testing
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop)))
             try pipeline.addHandler(StubHTTPHandler(core: core, loopState: core.loopState(for: channel.embeddedEventLoop)))
+            if stopping { core.stopping.store(true, ordering: .releasing) }
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40_000)).wait()
         }
 
@@ -64,6 +65,13 @@ import Testing
         #expect(first.lowerBound < second.lowerBound)
         #expect(connection.channel.isActive, "keep-alive")
         #expect(connection.core.responder.journal.count == 3)
+    }
+
+    @Test func aConnectionThatBecomesActiveWhileTheServerStopsClosesAtOnce() throws {
+        let connection = try Connection([stub("a", "GET", "/a", body: "first")], stopping: true)
+        #expect(!connection.channel.isActive)
+        let running = try Connection([stub("a", "GET", "/a", body: "first")])
+        #expect(running.channel.isActive)
     }
 
     @Test func aPipelinedPreflightIsAnsweredInItsTurn() throws {
