@@ -33,6 +33,20 @@ public struct CheckedLink: Sendable, Hashable {
             }
         }
 
+        /// Whether a report lists a check with this outcome (version 4 counts the rest): failed
+        /// and not checked always; skipped unless it was skipped by design (another origin, a
+        /// method the crawl does not send, `--sample`), so a limit hit is listed.
+        public var isWorthListing: Bool {
+            switch self {
+            case .passed: false
+            case .failed, .notChecked: true
+            case .skipped(let reason): !Self.routineSkips.contains { reason.contains($0) }
+            }
+        }
+
+        /// What the reasons of skips by design say (the crawler's and verify's own wording).
+        static let routineSkips = ["other origin", "sampled out", "links are not requested", "without --unsafe"]
+
         /// Whether the link was requested (passed or failed).
         public var wasChecked: Bool {
             switch self {

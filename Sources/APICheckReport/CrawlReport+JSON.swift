@@ -4,10 +4,15 @@ import APICheckJSON
 /// docs/reports.md. Members are written in a fixed order and optional members are omitted when
 /// absent, so two runs that found the same things write the same bytes (apart from times).
 extension CrawlReport {
-    /// The report as a JSON value.
-    public var jsonValue: JSONValue {
+    /// The report as a JSON value, listing the first ``Defect/occurrencesListed`` occurrences of
+    /// each defect.
+    public var jsonValue: JSONValue { jsonValue(occurrencesListed: Defect.occurrencesListed) }
+
+    /// The report as a JSON value, listing the first `occurrencesListed` occurrences of each
+    /// defect (`nil`: all).
+    public func jsonValue(occurrencesListed: Int?) -> JSONValue {
         .object(
-            jsonMembers.map { member in
+            jsonMembers(occurrencesListed: occurrencesListed).map { member in
                 switch member.content {
                 case .value(let value): JSONMember(member.key, value)
                 case .elements(let elements): JSONMember(member.key, .array(Array(elements())))
@@ -27,7 +32,7 @@ extension CrawlReport {
     }
 
     /// The members in schema order; optional members only when present.
-    var jsonMembers: [(key: String, content: JSONMemberContent)] {
+    func jsonMembers(occurrencesListed: Int?) -> [(key: String, content: JSONMemberContent)] {
         var members: [(key: String, content: JSONMemberContent)] = [
             ("schemaVersion", .value(.number(String(schemaVersion)))),
             ("tool", .value(tool.jsonValue)),
@@ -56,14 +61,18 @@ extension CrawlReport {
                             }))
                 ))
         }
+        members.append(("listsEveryCheck", .value(.bool(listsEveryCheck))))
         let defects = defects
-        let findings = findings
+        let findings = listedFindings(occurrencesListed)
         let checks = checks
+        let checkCounts = checkCounts
         // Every path first (one more pass over spooled checks), so a reader resolves each check's
         // path as it streams by.
         let paths = RelPathTable(findings: findings, checks: checks)
+        for count in checkCounts { paths.add(count.place) }
         members.append(("paths", .elements { AnySequence((0..<paths.count).lazy.map(paths.jsonValue(at:))) }))
-        members.append(("defects", .elements { AnySequence(defects.lazy.map(\.jsonValue)) }))
+        members.append(("checkCounts", .elements { AnySequence(checkCounts.lazy.map { $0.jsonValue(paths: paths) }) }))
+        members.append(("defects", .elements { AnySequence(defects.lazy.map { $0.jsonValue(listing: occurrencesListed) }) }))
         members.append(("findings", .elements { AnySequence(findings.lazy.map { $0.jsonValue(paths: paths) }) }))
         members.append(("checks", .checks(checks, paths)))
         if let baseline {
@@ -134,6 +143,20 @@ extension CrawlReport {
         for node in try reader.array(root, "checks") {
             checks.append(try CheckedLink(node, reader: reader, paths: paths))
         }
+        // Version 4 counts every check and lists some; earlier versions listed every check.
+        var checkCounts: [CheckCount]?
+        if version >= 4 {
+            var tally = CheckTally()
+            for node in try reader.array(root, "checkCounts") { tally.add(try CheckCount(node, reader: reader, paths: paths)) }
+            checkCounts = tally.counts
+        }
+        var defectCounts: [(id: String, count: Int)] = []
+        if version >= 4 {
+            for node in try reader.array(root, "defects") {
+                let object = try reader.object(node, "a defect")
+                defectCounts.append((try reader.string(object, "id"), try reader.count(object, "count")))
+            }
+        }
         var baseline: BaselineSummary?
         if let baselineNode = root["baseline"], !baselineNode.isNull {
             let object = try reader.object(baselineNode, "\"baseline\"")
@@ -150,6 +173,14 @@ extension CrawlReport {
             configuration: try RuleConfiguration(try reader.member(root, "configuration"), reader: reader),
             statistics: statistics, checks: checks, findings: findings, errors: errors, baseline: baseline)
         self.schemaVersion = Self.currentSchemaVersion
+        if let checkCounts {
+            let listsEvery = try reader.optionalBool(root, "listsEveryCheck") ?? false
+            setSortedChecks(self.checks, counts: checkCounts, listsEveryCheck: listsEvery)
+            let listed = Dictionary(grouping: self.findings, by: { Defect.id(of: $0) }).mapValues(\.count)
+            for (id, count) in defectCounts where count > listed[id, default: 0] {
+                omittedFindings[id] = count - listed[id, default: 0]
+            }
+        }
         requestHeaderNames = try reader.strings(root, "requestHeaders")
         if let commandNode = root["command"], !commandNode.isNull {
             let name = try reader.string(root, "command")
@@ -167,8 +198,15 @@ extension CrawlReport {
 
 /// Renders ``CrawlReport`` as the JSON report: two-space indentation, a trailing newline.
 public struct JSONReportRenderer: ReportRenderer {
-    /// The JSON renderer (it has no options: the format is fixed by `schemaVersion`).
-    public init() {}
+    /// How many occurrences of each defect are listed (`nil`: all, `--all-occurrences`); a
+    /// defect's `count` is always the whole number.
+    public var occurrencesListed: Int?
+
+    /// The JSON renderer; by default it lists the first ``Defect/occurrencesListed`` occurrences
+    /// of each defect.
+    public init(occurrencesListed: Int? = Defect.occurrencesListed) {
+        self.occurrencesListed = occurrencesListed
+    }
 
     /// The report as pretty JSON with a trailing newline.
     public func render(_ report: CrawlReport) -> String {
@@ -184,7 +222,7 @@ public struct JSONReportRenderer: ReportRenderer {
         let writer = JSONWriter(style: .pretty)
         var output = ""
         output.reserveCapacity(chunkBytes + 4096)
-        try writer.writeObject(report.jsonMembers.map { (key: $0.key, value: $0.content) }, into: &output) { content, output, indent in
+        try writer.writeObject(report.jsonMembers(occurrencesListed: occurrencesListed).map { (key: $0.key, value: $0.content) }, into: &output) { content, output, indent in
             switch content {
             case .value(let value):
                 writer.write(value, indent: indent, into: &output)
@@ -323,7 +361,7 @@ extension Finding {
 }
 
 extension Defect {
-    fileprivate var jsonValue: JSONValue {
+    fileprivate func jsonValue(listing limit: Int?) -> JSONValue {
         .object([
             JSONMember("id", .string(id)),
             JSONMember("rule", .string(rule.rawValue)),
@@ -332,7 +370,7 @@ extension Defect {
             JSONMember("count", .number(String(count))),
             JSONMember("places", .array(places.map(JSONValue.string))),
             JSONMember("reproduction", .string(reproduction)),
-            JSONMember("occurrences", .array(occurrences.map { .string($0.fingerprint) })),
+            JSONMember("occurrences", .array(occurrences.prefix(limit ?? .max).map { .string($0.fingerprint) })),
         ])
     }
 }
@@ -421,5 +459,61 @@ extension CheckedLink {
             rel: try reader.optionalString(object, "rel"), relPath: try paths.relPath(of: object, reader: reader),
             referrer: try reader.optionalString(object, "referrer"), sourcePointer: try reader.optionalString(object, "sourcePointer"),
             outcome: outcome, statusCode: statusCode, duration: try reader.optionalDuration(object, "durationSeconds"))
+    }
+}
+
+extension CrawlReport {
+    /// The findings a JSON report lists: the first `limit` of each defect.
+    func listedFindings(_ limit: Int?) -> [Finding] {
+        guard let limit else { return findings }
+        var listed: [String: Int] = [:]
+        return findings.filter { finding in
+            let id = Defect.id(of: finding)
+            let count = listed[id, default: 0]
+            guard count < limit else { return false }
+            listed[id] = count + 1
+            return true
+        }
+    }
+}
+
+extension CheckCount {
+    fileprivate func jsonValue(paths: RelPathTable) -> JSONValue {
+        var members: [JSONMember] = []
+        if let (via, step) = paths.members(of: place) {
+            if let via { members.append(JSONMember("via", .number(String(via)))) }
+            members.append(JSONMember("step", .string(step)))
+        }
+        members.append(JSONMember("method", .string(method)))
+        for (key, value) in [("passed", passed), ("failed", failed), ("notChecked", notChecked), ("skipped", skipped)] {
+            members.append(JSONMember(key, .number(String(value))))
+        }
+        if !reasons.isEmpty {
+            members.append(JSONMember("reasons", .array(reasons.map { reason in
+                .object([
+                    JSONMember("outcome", .string(reason.outcome)), JSONMember("reason", .string(reason.reason)),
+                    JSONMember("count", .number(String(reason.count))),
+                ])
+            })))
+        }
+        return .object(members)
+    }
+
+    init(_ node: JSONNode, reader: ReportJSONReader, paths: RelPathResolver) throws(ReportDecodingError) {
+        let object = try reader.object(node, "a check count")
+        self.init(place: try paths.relPath(of: object, reader: reader), method: try reader.string(object, "method"))
+        passed = try reader.count(object, "passed")
+        failed = try reader.count(object, "failed")
+        notChecked = try reader.count(object, "notChecked")
+        skipped = try reader.count(object, "skipped")
+        for reasonNode in try reader.optionalArray(object, "reasons") {
+            let reasonObject = try reader.object(reasonNode, "a reason")
+            let outcomeNode = try reader.member(reasonObject, "outcome")
+            let outcome = try reader.stringValue(outcomeNode, "outcome")
+            guard outcome == "notChecked" || outcome == "skipped" else {
+                throw reader.error("expected notChecked or skipped for \"outcome\"", at: outcomeNode.position)
+            }
+            countReason(outcome, try reader.string(reasonObject, "reason"), try reader.count(reasonObject, "count"))
+        }
     }
 }

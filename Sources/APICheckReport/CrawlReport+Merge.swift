@@ -105,7 +105,20 @@ extension CrawlReport {
             shard: nil, configuration: first.configuration, statistics: statistics,
             checks: [], findings: reports.flatMap(\.findings), errors: errors,
             baseline: baseline)
-        merged.setSortedChecks(checks)
+        // Reports that list every check are counted from the merged list (a check in two of them
+        // counts once); otherwise each shard's counts add up (each link belongs to one shard).
+        var tally = CheckTally()
+        if reports.allSatisfy(\.listsEveryCheck) {
+            for check in checks { tally.count(check) }
+        } else {
+            for count in reports.flatMap(\.checkCounts) { tally.add(count) }
+        }
+        var omitted: [String: Int] = [:]
+        for report in reports { omitted.merge(report.omittedFindings, uniquingKeysWith: +) }
+        merged.setSortedChecks(checks, counts: tally.counts, listsEveryCheck: true)
+        merged.omittedFindings = omitted
+        // A shard that listed only some checks makes the merge list only those.
+        if reports.contains(where: { !$0.listsEveryCheck }) { merged.listOnlyChecksWorthReading() }
         merged.requestHeaderNames = first.requestHeaderNames
         merged.command = first.command
         // Every shard walks the whole graph, so each saw the same kinds; keep the largest counts.

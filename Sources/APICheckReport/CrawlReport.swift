@@ -19,7 +19,7 @@ import Foundation
 /// not depend on the order concurrent work finished in. Times are kept to the millisecond.
 public struct CrawlReport: Sendable, Hashable {
     /// The version of the JSON report format this library writes.
-    public static let currentSchemaVersion = 3
+    public static let currentSchemaVersion = 4
 
     /// The JSON report format version (see docs/reports.md); ``currentSchemaVersion`` for new reports.
     public var schemaVersion: Int
@@ -43,8 +43,17 @@ public struct CrawlReport: Sendable, Hashable {
     public var configuration: RuleConfiguration
     /// Counts only the crawler knows; the others are derived (see ``counts``).
     public var statistics: CrawlStatistics
-    /// One per link considered, sorted; in a temporary file for a large crawl (see ``CheckList``).
+    /// The checks a person has to look at (failed, not checked, skipped for a limit), sorted;
+    /// every check when ``listsEveryCheck`` (`--list-checks`; then in a temporary file for a
+    /// large crawl, see ``CheckList``).
     public private(set) var checks: CheckList
+    /// Every check counted, per place in the API's shape and method, listed or not.
+    public private(set) var checkCounts: [CheckCount]
+    /// Whether ``checks`` holds every check, passed ones included.
+    public private(set) var listsEveryCheck: Bool
+    /// Per defect id, how many of its findings are not in ``findings`` (a report read from a file
+    /// that listed only the first occurrences); counted in ``counts`` and ``Defect/count``.
+    public package(set) var omittedFindings: [String: Int] = [:]
     /// Contract violations, sorted; findings suppressed by a baseline are not here.
     public private(set) var findings: [Finding]
     /// Infrastructure problems (root unreachable, crawl aborted); any of them means exit code 2.
@@ -60,7 +69,7 @@ public struct CrawlReport: Sendable, Hashable {
     public var sampling: [SampledKind] = []
 
     /// The findings clustered into defects, worst first (see ``Defect``).
-    public var defects: [Defect] { Defect.cluster(findings, requestHeaders: requestHeaderNames) }
+    public var defects: [Defect] { Defect.cluster(findings, requestHeaders: requestHeaderNames, omitted: omittedFindings) }
 
     /// A report of the current schema version. Checks, findings and errors are de-duplicated and
     /// sorted; times are rounded to the millisecond.
@@ -105,7 +114,10 @@ public struct CrawlReport: Sendable, Hashable {
         self.shard = shard
         self.configuration = configuration
         self.statistics = statistics
-        self.checks = CheckList(Self.normalized(checks))
+        let checks = Self.normalized(checks)
+        self.checkCounts = Self.tally(checks)
+        self.checks = CheckList(checks)
+        self.listsEveryCheck = true
         self.findings = Self.normalized(findings)
         self.errors = Self.normalized(errors)
         self.baseline = baseline
@@ -116,15 +128,36 @@ public struct CrawlReport: Sendable, Hashable {
         self.findings = Self.normalized(findings)
     }
 
-    /// Replaces the checks (sorted and de-duplicated).
+    /// Replaces the checks (sorted and de-duplicated), every one listed and counted.
     public mutating func setChecks(_ checks: consuming [CheckedLink]) {
         self.checks = []
-        self.checks = CheckList(Self.normalized(checks))
+        let checks = Self.normalized(checks)
+        checkCounts = Self.tally(checks)
+        self.checks = CheckList(checks)
+        listsEveryCheck = true
     }
 
-    /// Replaces the checks with ones already sorted and de-duplicated (a streamed crawl's).
-    package mutating func setSortedChecks(_ checks: CheckList) {
+    /// Replaces the checks with ones already sorted and de-duplicated (a streamed crawl's), and
+    /// the counts of every check, listed or not.
+    package mutating func setSortedChecks(_ checks: CheckList, counts: [CheckCount], listsEveryCheck: Bool) {
         self.checks = checks
+        checkCounts = counts
+        self.listsEveryCheck = listsEveryCheck
+    }
+
+    /// Keeps in ``checks`` only the ones a person has to look at (``CheckedLink/Outcome/isWorthListing``);
+    /// the counts stay whole. What `--list-checks` leaves out.
+    public mutating func listOnlyChecksWorthReading() {
+        guard listsEveryCheck else { return }
+        listsEveryCheck = false
+        guard checks.contains(where: { !$0.outcome.isWorthListing }) else { return }
+        checks = CheckList(checks.filter(\.outcome.isWorthListing))
+    }
+
+    private static func tally(_ checks: [CheckedLink]) -> [CheckCount] {
+        var tally = CheckTally()
+        for check in checks { tally.count(check) }
+        return tally.counts
     }
 
     /// Replaces the infrastructure errors (sorted and de-duplicated).
@@ -145,17 +178,29 @@ public struct CrawlReport: Sendable, Hashable {
         var counts = ReportCounts()
         counts.resourcesFetched = statistics.resourcesFetched
         counts.requests = statistics.requests
-        counts.linksFound = checks.count
-        counts.linksChecked = checks.outcomes.checked
-        counts.linksNotChecked = checks.outcomes.notChecked
-        counts.linksSkipped = checks.outcomes.skipped
+        for count in checkCounts {
+            counts.linksFound += count.total
+            counts.linksChecked += count.passed + count.failed
+            counts.linksNotChecked += count.notChecked
+            counts.linksSkipped += count.skipped
+        }
         for finding in findings {
             switch finding.severity {
             case .error: counts.errors += 1
             case .warning: counts.warnings += 1
             }
         }
-        counts.defects = Set(findings.map { Defect.id(of: $0) }).count
+        var defectIDs = Set(findings.map { Defect.id(of: $0) })
+        if !omittedFindings.isEmpty {
+            for defect in defects where defect.count > defect.occurrences.count {
+                switch defect.severity {
+                case .error: counts.errors += defect.count - defect.occurrences.count
+                case .warning: counts.warnings += defect.count - defect.occurrences.count
+                }
+            }
+            defectIDs.formUnion(omittedFindings.keys)
+        }
+        counts.defects = defectIDs.count
         counts.suppressed = baseline?.suppressed ?? 0
         counts.infrastructureErrors = errors.count
         return counts

@@ -35,13 +35,17 @@ public struct Defect: Sendable, Hashable {
     public var places: [String]
     /// How many places a defect lists at most.
     public static let placesListed = 20
-    /// Every finding of this defect, in report order.
+    /// The findings of this defect the report holds, in report order: every one, unless the
+    /// report was read from a JSON report that listed the first ``occurrencesListed``.
     public var occurrences: [Finding]
     /// A shell command that reproduces the first occurrence (see ``Reproduction``).
     public var reproduction: String
+    /// How many findings this defect stands for, listed or not.
+    public var count: Int
 
-    /// How many findings this defect stands for.
-    public var count: Int { occurrences.count }
+    /// How many occurrences of a defect a JSON report lists unless told to list all
+    /// (`--all-occurrences`).
+    public static let occurrencesListed = 20
 
     /// The order of reports: errors first, then the most occurrences, then rule and title.
     package static func precedes(_ lhs: Defect, _ rhs: Defect) -> Bool {
@@ -56,7 +60,9 @@ public struct Defect: Sendable, Hashable {
 extension Defect {
     /// The defects of `findings` (in report order), worst first. `requestHeaders` are the names
     /// of the headers the crawl sent, which reproductions show as shell variables.
-    public static func cluster(_ findings: [Finding], requestHeaders: [String] = []) -> [Defect] {
+    /// `omitted`: per defect id, findings counted but not in `findings` (a report read from a
+    /// file that listed the first occurrences only).
+    public static func cluster(_ findings: [Finding], requestHeaders: [String] = [], omitted: [String: Int] = [:]) -> [Defect] {
         var groups: [DefectKey: [Finding]] = [:]
         var order: [DefectKey] = []
         for finding in findings {
@@ -76,7 +82,8 @@ extension Defect {
             return Defect(
                 id: key.id, rule: key.rule, severity: occurrences.map(\.severity).max() ?? first.severity,
                 title: DefectTitle.title(for: first), places: places, occurrences: occurrences,
-                reproduction: Reproduction.curl(method: first.method, url: first.url, headers: requestHeaders)
+                reproduction: Reproduction.curl(method: first.method, url: first.url, headers: requestHeaders),
+                count: occurrences.count + (omitted[key.id] ?? 0)
             )
         }
         .sorted(by: Defect.precedes)

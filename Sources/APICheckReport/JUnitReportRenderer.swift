@@ -6,6 +6,8 @@
 ///   `--strict`) or its text in `<system-out>` otherwise; the body lists every occurrence
 ///   (`METHOD url via root → …`) and the reproduction. A rule without defects has one passing
 ///   case, so a clean crawl reads as passed tests rather than no tests.
+/// - Every place in the API's shape whose checks all passed: one passing case (`GET root → library`)
+///   in the suite `apicheck.checked`, so CI shows what the crawl covered.
 /// - Links not checked or skipped: one `<skipped>` case per reason, in a suite of their own.
 /// - Infrastructure errors are `<error>`s in a suite named after the tool.
 ///
@@ -27,7 +29,7 @@ public struct JUnitReportRenderer: ReportRenderer {
         var suites: [String: [TestCase]] = [:]
         let defects = report.defects
         let display = OccurrenceDisplay(root: report.root, command: report.command)
-        let checkedLinks = report.checks.filter { $0.outcome.wasChecked }.count
+        let checkedLinks = report.checkCounts.reduce(0) { $0 + $1.passed + $1.failed }
         for rule in RuleID.rules(of: report.command) where report.configuration.level(for: rule) != .off {
             let suite = "\(report.tool.name).\(rule.rawValue)"
             let cases = defects.filter { $0.rule == rule }.map { defect in
@@ -46,6 +48,16 @@ public struct JUnitReportRenderer: ReportRenderer {
                 return TestCase(
                     name: "\(group.checks.first?.outcome.name ?? "skipped"): \(group.reason.isEmpty ? "no reason given" : group.reason) (\(group.checks.count))",
                     classname: suite, time: nil, defect: nil, skipped: examples + more)
+            }
+        }
+
+        // What was checked and passed, one case per place in the API's shape: CI shows what the
+        // crawl covered (named without counts, so a case keeps its history from run to run).
+        let passedPlaces = report.checkCounts.filter { $0.failed == 0 && $0.passed > 0 }
+        if !passedPlaces.isEmpty {
+            let suite = "\(report.tool.name).checked"
+            suites[suite] = passedPlaces.map { place in
+                TestCase(name: "\(place.method) \(RelPath.abbreviatedShape(place.place))", classname: suite, time: nil, defect: nil, skipped: nil)
             }
         }
 

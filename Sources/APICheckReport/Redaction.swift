@@ -185,7 +185,15 @@ public struct Redaction: Sendable, Hashable {
             // Redacted as they were collected.
         } else if report.checks.contains(where: { check($0) != $0 }) {
             // Masking can change the order (two tokens become one REDACTED): sorted again.
-            result.setSortedChecks(report.checks.resorted { [self] in self.check($0) })
+            result.setSortedChecks(report.checks.resorted { [self] in self.check($0) }, counts: report.checkCounts, listsEveryCheck: report.listsEveryCheck)
+        }
+        if report.checkCounts.contains(where: { $0.reasons.contains { text($0.reason) != $0.reason } }) {
+            var tally = CheckTally()
+            for var count in report.checkCounts {
+                count.reasons = count.reasons.map { CheckCount.Reason(outcome: $0.outcome, reason: text($0.reason), count: $0.count) }
+                tally.add(count)
+            }
+            result.setSortedChecks(result.checks, counts: tally.counts, listsEveryCheck: report.listsEveryCheck)
         }
         result.setErrors(report.errors.map { CrawlProblem(message: text($0.message), url: $0.url.map(url)) })
         if var baseline = report.baseline {

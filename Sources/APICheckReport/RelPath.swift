@@ -140,7 +140,7 @@ public struct RelPath: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence, 
         (["root"] + path.labels.map(stripIndices)).joined(separator: " → ")
     }
 
-    private static func stripIndices(_ label: String) -> String {
+    package static func stripIndices(_ label: String) -> String {
         guard label.contains("[") else { return label }
         var output = ""
         var inIndex = false

@@ -82,6 +82,13 @@ package struct ReportJSONReader {
         return value
     }
 
+    /// An optional member: absent and `null` both mean `nil`.
+    package func optionalBool(_ object: JSONNode, _ key: String) throws(ReportDecodingError) -> Bool? {
+        guard let node = object[key] else { return nil }
+        if case .null = node.kind { return nil }
+        return try bool(object, key)
+    }
+
     /// A non-negative integer that fits the counters of a report.
     package func count(_ object: JSONNode, _ key: String) throws(ReportDecodingError) -> Int {
         try countValue(try member(object, key), key)

@@ -45,10 +45,16 @@ extension CrawlReport {
         self = try CrawlReport(decoding: rest, path: path, maximumBytes: maximumBytesBesideChecks + 64)
         let builder = CheckListBuilder(directory: directory, memoryLimit: 50_000)
         var sorted = checks.sorted()
-        while let check = sorted.next() { builder.append(check) }
+        // Versions 1–3 listed every check and had no counts: they are counted as read.
+        let counted = !listsEveryCheck || !checkCounts.isEmpty
+        var tally = CheckTally()
+        while let check = sorted.next() {
+            builder.append(check)
+            if !counted { tally.count(check) }
+        }
         let failure = checks.readFailure ?? builder.failure ?? sorted.failure.map { SpoolIOError(message: "\($0)") }
         if let failure { throw reader.error("cannot read the checks back: \(failure)", at: JSONPosition(line: 1, column: 1)) }
-        setSortedChecks(builder.finish())
+        setSortedChecks(builder.finish(), counts: counted ? checkCounts : tally.counts, listsEveryCheck: listsEveryCheck)
     }
 }
 

@@ -38,11 +38,11 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable, CustomString
     case markdown
 
     /// The renderer for this format. `useColor` only affects `text`: pass true only when
-    /// writing to a terminal (and `NO_COLOR` is unset).
-    public func renderer(useColor: Bool = false, verbose: Bool = false) -> any ReportRenderer {
+    /// writing to a terminal (and `NO_COLOR` is unset). `allOccurrences` only affects `json`.
+    public func renderer(useColor: Bool = false, verbose: Bool = false, allOccurrences: Bool = false) -> any ReportRenderer {
         switch self {
         case .text: TextReportRenderer(useColor: useColor, listsEveryOccurrence: verbose)
-        case .json: JSONReportRenderer()
+        case .json: JSONReportRenderer(occurrencesListed: allOccurrences ? nil : Defect.occurrencesListed)
         case .junit: JUnitReportRenderer()
         case .github: GitHubAnnotationsRenderer()
         case .sarif: SARIFReportRenderer()

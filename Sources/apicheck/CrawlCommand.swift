@@ -273,13 +273,15 @@ struct CrawlCommand: AsyncParsableCommand {
         var redaction = Redaction()
         let headers = try credentials.parsed()
         for header in headers { redaction.registerHeader(name: header.name, value: header.value) }
-        return CrawlOptions(
+        var options = CrawlOptions(
             root: rootURL, headers: headers, variables: try parsedVariables(), maximumDepth: maxDepth, maximumRequests: maxRequests,
             concurrency: concurrency, requestsPerSecond: try parsedRate(), timeout: .milliseconds(Int64(timeout * 1000)),
             deadline: .milliseconds(Int64(deadline * 1000)), maximumBodyBytes: maximumBodyBytes, allowedHosts: Set(allowHost), unsafe: unsafe,
             allowedMethodTokens: Set(["REDIRECT"] + allowMethod), rules: try report.ruleConfiguration(), shard: shard.flatMap(Shard.init(parsing:)),
             redaction: redaction, sampleSize: sample, sendsHeadersToAllowedHosts: headerToAllowedHosts
         )
+        options.listsEveryCheck = report.listChecks
+        return options
     }
 
     private func parsedRate() throws -> Double? {

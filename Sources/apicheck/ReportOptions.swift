@@ -67,6 +67,12 @@ struct ReportOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "List every occurrence of each defect (text and Markdown), not three examples.")
     var verbose = false
 
+    @Flag(help: "List every check in the report, passed ones too (by default passed checks are counted per place, and only failed, not checked and limit-skipped ones are listed).")
+    var listChecks = false
+
+    @Flag(help: "List every occurrence of each defect in the JSON report (by default the first \(Defect.occurrencesListed); the count is always whole).")
+    var allOccurrences = false
+
     func validate() throws {
         do {
             _ = try RuleConfiguration(parsing: ruleSettings, strict: strict)
@@ -148,9 +154,10 @@ struct ReportOptions: ParsableArguments {
             Output().writeError("apicheck: wrote the baseline \(writeBaselinePath) (\(entries))")
         }
         if let baseline { report = baseline.apply(to: report) }
+        if !listChecks { report.listOnlyChecksWorthReading() }
 
         let useColor = format == .text && outputPath == nil && Output().useColor
-        let renderer = format.renderer(useColor: useColor, verbose: verbose)
+        let renderer = format.renderer(useColor: useColor, verbose: verbose, allOccurrences: allOccurrences)
         if let outputPath {
             try AtomicFile.write(to: outputPath) { sink in try renderer.render(report, chunkBytes: ReportChunk.defaultSize, to: sink) }
         } else {

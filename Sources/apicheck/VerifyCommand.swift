@@ -165,11 +165,13 @@ struct VerifyCommand: AsyncParsableCommand {
             rules: try report.ruleConfiguration(), redaction: redaction)
         options.profiles = profiles
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")
-        let crawlOptions = coverage
+        var crawlOptions = coverage
             ? CrawlOptions(
                 root: try coverageRoot(), headers: headers, variables: options.variables.mapValues { .string($0) }, maximumRequests: maxRequests,
                 concurrency: concurrency, timeout: options.timeout, maximumBodyBytes: maxBody, rules: options.rules, redaction: redaction)
             : nil
+        // Coverage compares every link the crawl reached with the stubs, passed ones included.
+        crawlOptions?.listsEveryCheck = true
         let (verifyReport, verified) = try await withHTTPFetcher(concurrency: concurrency, logger: logger) { fetcher in
             // The crawl only finds what exists live; its own contract findings are crawl's business.
             var crawl: CrawlReport?

@@ -21,7 +21,7 @@ import Testing
         let json = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--format", "json"])
         #expect(json.status == 1)
         let report = try JSONParser().parseValue(Array(json.stdout.utf8))
-        #expect(report["schemaVersion"] == 3)
+        #expect(report["schemaVersion"] == 4)
         #expect(report.value(at: "/counts/defects") == 13)
         guard case .array(let findings)? = report["findings"] else {
             Issue.record("no findings array")
@@ -67,7 +67,7 @@ import Testing
         for phase in ["resources in", "rules evaluated for", "report assembled in", "report written in"] {
             #expect(debug.stderr.contains(phase), "\(phase): \(debug.stderr.suffix(500))")
         }
-        #expect(try JSONParser().parseValue(Array(debug.stdout.utf8))["schemaVersion"] == 3, "stdout stays a clean report")
+        #expect(try JSONParser().parseValue(Array(debug.stdout.utf8))["schemaVersion"] == 4, "stdout stays a clean report")
     }
 
     @Test func anUnreachableRootIsAnInfrastructureError() throws {

@@ -60,7 +60,7 @@ import Testing
     /// of `Benchmarks/attacks.py` 258.6 MB); every path still reads back whole.
     @Test func aDeepChainsReportWritesEachPathOnce() throws {
         let upstream = try PythonUpstream()
-        let result = try CLI.run(["crawl", upstream.baseURL + "/hostile/chain/1", "--max-depth", "400", "--format", "json"])
+        let result = try CLI.run(["crawl", upstream.baseURL + "/hostile/chain/1", "--max-depth", "400", "--format", "json", "--list-checks"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.utf8.count < 400_000, "\(result.stdout.utf8.count) bytes for 599 checks")
         let report = try report(result)

@@ -85,7 +85,7 @@ import FoundationNetworking
         try text.replacingOccurrences(of: #""path": "/products/p-1001""#, with: #""path": "/products/{id}", "example": "/products/p-1001""#)
             .write(to: product, atomically: true, encoding: .utf8)
 
-        let verify = try CLI.run(["verify", recording.path, "--against", upstream.baseURL, "--coverage", "--format", "json"])
+        let verify = try CLI.run(["verify", recording.path, "--against", upstream.baseURL, "--coverage", "--format", "json", "--list-checks"])
         #expect(verify.status == 0, "gaps are warnings: \(verify.stderr)")
         let report = try Self.json(verify.stdout)
         #expect(report["command"] == "verify")

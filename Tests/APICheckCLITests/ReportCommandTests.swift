@@ -108,7 +108,7 @@ import Testing
             #expect(out.contains("2 defects in 2 findings (1 error, 1 warning)"), "\(out)")
         case "json":
             let report = try Self.json(out)
-            #expect(report["schemaVersion"] == 3)
+            #expect(report["schemaVersion"] == 4)
             #expect(Self.count(report["defects"]) == 2)
             #expect(report["shard"] == nil)
             #expect(report["exitCode"] == 1)

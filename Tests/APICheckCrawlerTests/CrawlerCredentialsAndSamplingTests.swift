@@ -114,6 +114,7 @@ func json(_ text: String, status: Int = 200, headers: [HTTPHeader] = []) -> Fetc
 
     func crawl(sample: Int?, concurrency: Int) async -> CrawlReport {
         var options = CrawlOptions(root: URL(string: "http://localhost:3000/")!)
+        options.listsEveryCheck = true
         options.sampleSize = sample
         options.concurrency = concurrency
         return await Crawler(fetcher: StubSetFetcher(stubs: Self.stubs), options: options).run()

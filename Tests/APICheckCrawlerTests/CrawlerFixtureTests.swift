@@ -37,6 +37,8 @@ import Testing
         let loaded = StubLoader().load([folder])
         #expect(loaded.errors.isEmpty, "\(loaded.diagnostics)")
         var options = CrawlOptions(root: try #require(URL(string: origin + path)))
+        // These tests read passed checks too.
+        options.listsEveryCheck = true
         configure(&options)
         let fetcher = StubSetFetcher(stubs: loaded.stubSet)
         let crawler = logger.map { Crawler(fetcher: fetcher, options: options, logger: $0) } ?? Crawler(fetcher: fetcher, options: options)

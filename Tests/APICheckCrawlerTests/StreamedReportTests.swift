@@ -21,6 +21,7 @@ import Testing
         let loaded = StubLoader().load([Repository.path("stubs/\(set)")])
         var options = CrawlOptions(root: try #require(URL(string: root)))
         options.spooling = spooling
+        options.listsEveryCheck = true
         options.concurrency = 4
         options.variables["id"] = .string("p-1001")
         var report = await Crawler(fetcher: StubSetFetcher(stubs: loaded.stubSet), options: options).run()
@@ -31,7 +32,7 @@ import Testing
             var check = check
             check.duration = nil
             return check
-        })
+        }, counts: report.checkCounts, listsEveryCheck: true)
         return report
     }
 
@@ -242,6 +243,7 @@ import Testing
         let loaded = StubLoader().load([folder.path])
         #expect(loaded.errors.isEmpty, "\(loaded.diagnostics)")
         var options = CrawlOptions(root: try #require(URL(string: "http://localhost:3000/")), maximumDepth: 10_000, maximumRequests: 2_000)
+        options.listsEveryCheck = true
         options.spooling = CrawlOptions.Spooling(runLength: 256, checksInMemory: 100)
         let report = await Crawler(fetcher: StubSetFetcher(stubs: loaded.stubSet), options: options).run()
         #expect(report.statistics.requests == 2_000)
@@ -272,6 +274,7 @@ import Testing
         let loaded = StubLoader().load([folder.path])
         #expect(loaded.errors.isEmpty, "\(loaded.diagnostics)")
         var options = CrawlOptions(root: try #require(URL(string: "http://localhost:3000/")), concurrency: 16)
+        options.listsEveryCheck = true
         options.spooling = CrawlOptions.Spooling(runLength: 4_096, checksInMemory: 1_000)
         let report = await Crawler(fetcher: StubSetFetcher(stubs: loaded.stubSet), options: options).run()
         #expect(report.errors.isEmpty)
@@ -299,6 +302,7 @@ import Testing
             """#.utf8).write(to: folder.appendingPathComponent("root.json"))
         let loaded = StubLoader().load([folder.path])
         var options = CrawlOptions(root: try #require(URL(string: "http://localhost:3000/")), maximumDepth: 0)
+        options.listsEveryCheck = true
         options.sampleSize = 1
         let report = await Crawler(fetcher: StubSetFetcher(stubs: loaded.stubSet), options: options).run()
         #expect(report.sampling == [SampledKind(kind: "root → item[*]", seen: 2, checked: 1)])

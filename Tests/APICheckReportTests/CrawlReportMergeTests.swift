@@ -83,7 +83,7 @@ import Testing
         #expect(rules?.description.contains("rule configuration differs") == true)
         #expect(throws: ReportMergeError.self) { try CrawlReport.merging([base, otherTool]) }
         let version = #expect(throws: ReportMergeError.self) { try CrawlReport.merging([base, otherVersion]) }
-        #expect(version?.description.contains("schemaVersion differs ('3' and '2')") == true)
+        #expect(version?.description.contains("schemaVersion differs ('4' and '2')") == true)
 
         var threeWay = base
         threeWay.shard = Shard(index: 1, count: 3)

@@ -15,7 +15,7 @@ import Testing
             ])
         let expected = """
             {
-              "schemaVersion": 3,
+              "schemaVersion": 4,
               "tool": {
                 "name": "apicheck",
                 "version": "1.0.0"
@@ -61,7 +61,18 @@ import Testing
                 "infrastructureErrors": 0
               },
               "errors": [],
+              "listsEveryCheck": true,
               "paths": [],
+              "checkCounts": [
+                {
+                  "step": "a",
+                  "method": "GET",
+                  "passed": 0,
+                  "failed": 1,
+                  "notChecked": 0,
+                  "skipped": 0
+                }
+              ],
               "defects": [
                 {
                   "id": "\(Defect.id(of: report.findings[0]))",
@@ -144,14 +155,14 @@ import Testing
         #expect(
             members.map(\.key) == [
                 "schemaVersion", "tool", "command", "root", "startTime", "durationSeconds", "shard", "exitCode", "configuration", "counts", "errors",
-                "paths", "defects", "findings", "checks",
+                "listsEveryCheck", "paths", "checkCounts", "defects", "findings", "checks",
             ])
     }
 
     @Test(arguments: [
         ("{", "reports/a.json:1:2: error: unexpected end of document inside an object"),
         ("[]", "reports/a.json:1:1: error: expected the report to be an object, found an array"),
-        (#"{"schemaVersion": 4}"#, "reports/a.json:1:19: error: unsupported report schemaVersion 4; this apicheck reads versions 1 to 3"),
+        (#"{"schemaVersion": 5}"#, "reports/a.json:1:19: error: unsupported report schemaVersion 5; this apicheck reads versions 1 to 4"),
         (#"{"schemaVersion": "1"}"#, #"reports/a.json:1:19: error: expected a non-negative integer for "schemaVersion", found a string"#),
         (#"{"schemaVersion": 1}"#, #"reports/a.json:1:1: error: missing member "tool""#),
     ])
@@ -237,7 +248,7 @@ import Testing
             for check in report.checks { builder.append(check) }
             let list = builder.finish()
             #expect(list.isSpooled)
-            report.setSortedChecks(list)
+            report.setSortedChecks(list, counts: report.checkCounts, listsEveryCheck: true)
         }
         var pieces: [String] = []
         JSONReportRenderer().render(report, chunkBytes: 4096) { pieces.append($0) }

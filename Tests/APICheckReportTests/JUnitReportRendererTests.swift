@@ -7,9 +7,13 @@ import Testing
         let output = JUnitReportRenderer().render(SampleReports.report())
         let expected = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="apicheck crawl https://api.example.com/" tests="14" failures="1" errors="0" skipped="3" time="3.250">
+            <testsuites name="apicheck crawl https://api.example.com/" tests="16" failures="1" errors="0" skipped="3" time="3.250">
               <testsuite name="apicheck.body-schema" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
                 <testcase name="no body-schema defects in 3 checked links" classname="apicheck.body-schema" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.checked" tests="2" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="GET root" classname="apicheck.checked" time="0.000"/>
+                <testcase name="GET root → movies" classname="apicheck.checked" time="0.000"/>
               </testsuite>
               <testsuite name="apicheck.content-type-present" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
                 <testcase name="no content-type-present defects in 3 checked links" classname="apicheck.content-type-present" time="0.000"/>

@@ -56,6 +56,9 @@ public struct CrawlOptions: Sendable {
     public var interruption: CrawlInterruption?
     /// How much of the report the crawl keeps in memory before it writes to temporary files.
     public var spooling = Spooling()
+    /// Whether the report lists every check (`--list-checks`), passed ones included; otherwise it
+    /// counts them per place and lists only what a person has to look at.
+    public var listsEveryCheck = false
     /// Links read from one response (`--max-links`); the rest are counted and reported
     /// (`crawl-limit`).
     public var maximumLinksPerResponse = 10_000

@@ -129,8 +129,9 @@ struct CrawlState {
     /// Completes every pending check, in report order, into the report's check list (in memory
     /// or spooled, see ``CrawlOptions/Spooling``); returns the findings the targets' answers
     /// decided, and what went wrong with the temporary files, if anything did.
-    func completeChecks(methodChecks: [MethodCheck?], directory: SpoolDirectory) -> (CheckList, [Finding], SpoolIOError?) {
+    func completeChecks(methodChecks: [MethodCheck?], directory: SpoolDirectory) -> (CheckList, [CheckCount], [Finding], SpoolIOError?) {
         let builder = CheckListBuilder(directory: directory, memoryLimit: options.spooling.checksInMemory, redaction: options.redaction)
+        var tally = CheckTally()
         var findings: [Finding] = []
         var group: [PendingCheck] = []
         func flush() {
@@ -142,7 +143,10 @@ struct CrawlState {
             }
             // Checks alike in all that was known before their targets answered: ordered now.
             if checks.count > 1 { checks.sortRemovingDuplicates(by: CheckedLink.precedes) }
-            for check in checks { builder.append(check) }
+            for check in checks {
+                tally.count(check)
+                if options.listsEveryCheck || check.outcome.isWorthListing { builder.append(check) }
+            }
             group.removeAll(keepingCapacity: true)
         }
         var merged = pending.sorted()
@@ -155,6 +159,6 @@ struct CrawlState {
         // A run that could not be written stayed in memory (nothing lost); one that could not be
         // read back, or checks that could not be written, make the report incomplete.
         let failure = builder.failure ?? merged.failure.map { SpoolIOError(message: "\($0)") } ?? pending.readFailure
-        return (list, findings, failure)
+        return (list, tally.counts, findings, failure)
     }
 }

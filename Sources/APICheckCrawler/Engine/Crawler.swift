@@ -113,7 +113,7 @@ public struct Crawler: Sendable {
 
         let methodChecks = await checkMethods(state.methodRequests, budget: budget)
         let evaluating = ContinuousClock.now
-        let (checks, linkFindings, spoolFailure) = state.completeChecks(methodChecks: methodChecks, directory: spoolDirectory)
+        let (checks, checkCounts, linkFindings, spoolFailure) = state.completeChecks(methodChecks: methodChecks, directory: spoolDirectory)
         logger.debug("rules evaluated for \(checks.count) links in \(ContinuousClock.now - evaluating)")
         if let spoolFailure {
             problems.append(CrawlProblem(message: "the report is incomplete: \(spoolFailure)"))
@@ -137,7 +137,7 @@ public struct Crawler: Sendable {
             shard: options.shard, configuration: options.rules,
             statistics: CrawlStatistics(resourcesFetched: state.resourcesFetched, requests: budget.requestsMade)
         )
-        report.setSortedChecks(checks)
+        report.setSortedChecks(checks, counts: checkCounts, listsEveryCheck: options.listsEveryCheck)
         if state.timedOut > 0 {
             let first = state.firstTimedOut.map { state.timedOut == 1 ? " (\($0))" : " (the first: \($0))" } ?? ""
             problems.append(CrawlProblem(
