@@ -91,21 +91,11 @@ public struct CheckList: Sequence, Sendable, Hashable, ExpressibleByArrayLiteral
         }
     }
 
-    /// The checks with `transform` applied to each, sorted and de-duplicated again (through
-    /// temporary files when they are spooled).
-    package func resorted(_ transform: (CheckedLink) -> CheckedLink) -> CheckList {
-        guard isSpooled else {
-            var checks = map(transform)
-            checks.sortRemovingDuplicates(by: CheckedLink.precedes)
-            return CheckList(checks)
-        }
-        let directory = SpoolDirectory()
-        let spool = SortedSpool<CheckedLink>(directory: directory, name: "redacted")
-        for check in self { spool.append(transform(check)) }
-        let builder = CheckListBuilder(directory: directory, memoryLimit: 20_000)
-        var sorted = spool.sorted()
-        while let check = sorted.next() { builder.append(check) }
-        return builder.finish()
+    /// The checks sorted in report order, without duplicates (for checks in memory).
+    package func sortedRemovingDuplicates() -> [CheckedLink] {
+        var checks = Array(self)
+        checks.sortRemovingDuplicates(by: CheckedLink.precedes)
+        return checks
     }
 
     /// The checks with `transform` applied to each: now for checks in memory, as they are read

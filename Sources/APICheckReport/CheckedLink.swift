@@ -74,6 +74,10 @@ public struct CheckedLink: Sendable, Hashable {
     public var statusCode: Int?
     /// How long the request took, when one was sent.
     public var duration: Duration?
+    /// Where the crawl found the link: links are numbered as they are found, breadth-first, each
+    /// level in order, so the number is the same at any concurrency and in every shard. Reports
+    /// list checks in this order; `0` for checks of reports written before version 4.
+    public var discoveryIndex: Int = 0
 
     /// A checked link; `method` defaults to `GET`.
     public init(
@@ -85,7 +89,8 @@ public struct CheckedLink: Sendable, Hashable {
         sourcePointer: String? = nil,
         outcome: Outcome,
         statusCode: Int? = nil,
-        duration: Duration? = nil
+        duration: Duration? = nil,
+        discoveryIndex: Int = 0
     ) {
         self.method = method
         self.url = url
@@ -96,6 +101,7 @@ public struct CheckedLink: Sendable, Hashable {
         self.outcome = outcome
         self.statusCode = statusCode
         self.duration = duration
+        self.discoveryIndex = discoveryIndex
     }
 
     /// `root → library → movies[3] → poster`.
@@ -124,7 +130,7 @@ public struct CheckedLink: Sendable, Hashable {
         Finding(
             rule: rule, severity: severity, method: method, url: url, rel: rel, declaredType: declaredType, servedType: servedType,
             sourcePointer: sourcePointer, format: format, relPath: relPath, referrer: referrer, expected: expected, actual: actual,
-            message: message)
+            message: message, discoveryIndex: discoveryIndex)
     }
 
     /// The link's identity; findings with the same key belong to this check.
@@ -132,8 +138,10 @@ public struct CheckedLink: Sendable, Hashable {
         LinkKey(method: method, url: url, rel: rel, sourcePointer: sourcePointer, referrer: referrer)
     }
 
-    /// Report order: URL, method, rel, source pointer, referrer, then the rest.
+    /// Report order: discovery order, then (for checks of reports before version 4) URL, method,
+    /// rel, source pointer, referrer, then the rest.
     @usableFromInline package static func precedes(_ lhs: CheckedLink, _ rhs: CheckedLink) -> Bool {
+        if lhs.discoveryIndex != rhs.discoveryIndex { return lhs.discoveryIndex < rhs.discoveryIndex }
         if lhs.url != rhs.url { return lhs.url < rhs.url }
         if lhs.method != rhs.method { return lhs.method < rhs.method }
         if lhs.rel != rhs.rel { return ascending(lhs.rel, rhs.rel) }

@@ -337,6 +337,7 @@ extension Finding {
         optional("expected", expected)
         optional("actual", actual)
         members.append(JSONMember("message", .string(message)))
+        if discoveryIndex > 0 { members.append(JSONMember("index", .number(String(discoveryIndex)))) }
         members.append(JSONMember("fingerprint", .string(fingerprint)))
         members.append(JSONMember("defect", .string(Defect.id(of: self))))
         return .object(members)
@@ -356,7 +357,8 @@ extension Finding {
             sourcePointer: try reader.optionalString(object, "sourcePointer"),
             format: try reader.optionalString(object, "format"), relPath: try paths.relPath(of: object, reader: reader),
             referrer: try reader.optionalString(object, "referrer"), expected: try reader.optionalString(object, "expected"),
-            actual: try reader.optionalString(object, "actual"), message: try reader.string(object, "message"))
+            actual: try reader.optionalString(object, "actual"), message: try reader.string(object, "message"),
+            discoveryIndex: try object["index"].map { node throws(ReportDecodingError) in try reader.countValue(node, "index") } ?? 0)
     }
 }
 
@@ -406,6 +408,11 @@ extension CheckedLink {
         }
         if let referrer { string("referrer", referrer) }
         if let sourcePointer { string("sourcePointer", sourcePointer) }
+        if discoveryIndex > 0 {
+            key("index")
+            output += String(discoveryIndex)
+            output += ","
+        }
         let reason = outcome.reason
         string("outcome", outcome.name, last: reason == nil && statusCode == nil && duration == nil)
         if let reason { string("reason", reason, last: statusCode == nil && duration == nil) }
@@ -430,6 +437,7 @@ extension CheckedLink {
         }
         if let referrer { members.append(JSONMember("referrer", .string(referrer))) }
         if let sourcePointer { members.append(JSONMember("sourcePointer", .string(sourcePointer))) }
+        if discoveryIndex > 0 { members.append(JSONMember("index", .number(String(discoveryIndex)))) }
         members.append(JSONMember("outcome", .string(outcome.name)))
         if let reason = outcome.reason { members.append(JSONMember("reason", .string(reason))) }
         if let statusCode { members.append(JSONMember("statusCode", .number(String(statusCode)))) }
@@ -458,7 +466,8 @@ extension CheckedLink {
             method: try reader.string(object, "method"), url: try reader.string(object, "url"),
             rel: try reader.optionalString(object, "rel"), relPath: try paths.relPath(of: object, reader: reader),
             referrer: try reader.optionalString(object, "referrer"), sourcePointer: try reader.optionalString(object, "sourcePointer"),
-            outcome: outcome, statusCode: statusCode, duration: try reader.optionalDuration(object, "durationSeconds"))
+            outcome: outcome, statusCode: statusCode, duration: try reader.optionalDuration(object, "durationSeconds"),
+            discoveryIndex: try object["index"].map { node throws(ReportDecodingError) in try reader.countValue(node, "index") } ?? 0)
     }
 }
 

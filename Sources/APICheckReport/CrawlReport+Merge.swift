@@ -85,17 +85,23 @@ extension CrawlReport {
             }
         }
 
-        // The checks are merged through a temporary file: shards of a large crawl have millions.
+        // Each report lists its checks in report order (discovery order): merged as they stream
+        // by, a check of several reports kept once, into a temporary file beyond 50,000 (shards
+        // of a large crawl have millions).
         let directory = SpoolDirectory()
-        let spool = SortedSpool<CheckedLink>(directory: directory, name: "merge")
-        for report in reports {
-            for check in report.checks { spool.append(check) }
-        }
         let builder = CheckListBuilder(directory: directory, memoryLimit: 50_000)
-        var sorted = spool.sorted()
-        while let check = sorted.next() { builder.append(check) }
+        var streams = reports.map { $0.checks.makeIterator() }
+        var heads = streams.indices.map { streams[$0].next() }
+        var last: CheckedLink?
+        while let next = heads.indices.filter({ heads[$0] != nil }).min(by: { CheckedLink.precedes(heads[$0]!, heads[$1]!) }) {
+            let check = heads[next]!
+            heads[next] = streams[next].next()
+            if check != last { builder.append(check) }
+            last = check
+        }
         let checks = builder.finish()
-        if let failure = spool.readFailure ?? builder.failure ?? sorted.failure.map({ SpoolIOError(message: "\($0)") }) {
+        let readFailure = reports.lazy.compactMap(\.checks.readFailure).first
+        if let failure = builder.failure.map({ "\($0)" }) ?? readFailure {
             errors.append(CrawlProblem(message: "the merged report is incomplete: \(failure)"))
         }
 

@@ -46,6 +46,9 @@ public struct Finding: Sendable, Hashable {
     public var actual: String?
     /// A sentence for people.
     public var message: String
+    /// The ``CheckedLink/discoveryIndex`` of the link the finding is about, or of the link that
+    /// led to the resource it is about: reports list findings in this order.
+    public var discoveryIndex: Int = 0
 
     /// A finding at `severity`, or at the rule's default severity when `severity` is `nil`.
     public init(
@@ -62,7 +65,8 @@ public struct Finding: Sendable, Hashable {
         referrer: String? = nil,
         expected: String? = nil,
         actual: String? = nil,
-        message: String
+        message: String,
+        discoveryIndex: Int = 0
     ) {
         self.rule = rule
         self.severity = severity ?? rule.defaultSeverity
@@ -78,6 +82,7 @@ public struct Finding: Sendable, Hashable {
         self.expected = expected
         self.actual = actual
         self.message = message
+        self.discoveryIndex = discoveryIndex
     }
 
     /// `root → library → movies[3] → poster`.
@@ -103,6 +108,7 @@ public struct Finding: Sendable, Hashable {
     /// The order of every report: URL, method, rule, source pointer, then the remaining fields,
     /// so output never depends on the order concurrent checks finished in.
     package static func precedes(_ lhs: Finding, _ rhs: Finding) -> Bool {
+        if lhs.discoveryIndex != rhs.discoveryIndex { return lhs.discoveryIndex < rhs.discoveryIndex }
         if lhs.url != rhs.url { return lhs.url < rhs.url }
         if lhs.method != rhs.method { return lhs.method < rhs.method }
         if lhs.rule != rhs.rule { return lhs.rule < rhs.rule }

@@ -184,8 +184,12 @@ public struct Redaction: Sendable, Hashable {
         if report.checks.redaction == self {
             // Redacted as they were collected.
         } else if report.checks.contains(where: { check($0) != $0 }) {
-            // Masking can change the order (two tokens become one REDACTED): sorted again.
-            result.setSortedChecks(report.checks.resorted { [self] in self.check($0) }, counts: report.checkCounts, listsEveryCheck: report.listsEveryCheck)
+            // Checks are ordered by discovery index, which masking leaves alone; checks of reports
+            // before version 4 (index 0) are ordered by URL, so those, in memory, are sorted again.
+            let redacted = report.checks.mapped { [self] in self.check($0) }
+            result.setSortedChecks(
+                redacted.isSpooled ? redacted : CheckList(redacted.sortedRemovingDuplicates()), counts: report.checkCounts,
+                listsEveryCheck: report.listsEveryCheck)
         }
         if report.checkCounts.contains(where: { $0.reasons.contains { text($0.reason) != $0.reason } }) {
             var tally = CheckTally()

@@ -17,7 +17,10 @@ extension CrawlReport {
     /// `maximumBytesBesideChecks` of it. Errors carry `path:line:column`.
     public init(readingFile path: String, maximumBytesBesideChecks: Int = 256 << 20, spoolDirectory: String? = nil) throws(ReportDecodingError) {
         let directory = SpoolDirectory(parent: spoolDirectory)
-        let checks = SortedSpool<CheckedLink>(directory: directory, name: "report")
+        let builder = CheckListBuilder(directory: directory, memoryLimit: 50_000)
+        // Versions 1–3 listed every check and had no counts: they are counted as read.
+        var tally = CheckTally()
+        var previous: CheckedLink?
         let reader = ReportJSONReader(path: path)
         let rest: [UInt8]
         do {
@@ -36,24 +39,24 @@ extension CrawlReport {
                 check: { element, line, column throws(ReportDecodingError) in
                     do throws(ReportDecodingError) {
                         let node = try reader.parse(element, maximumBytes: element.count)
-                        checks.append(try CheckedLink(node, reader: reader, paths: paths))
+                        let check = try CheckedLink(node, reader: reader, paths: paths)
+                        // A merge reads reports as they stream by: their order is checked here.
+                        if let previous, !CheckedLink.precedes(previous, check) {
+                            throw reader.error(
+                                "the checks are out of report order here (by \"index\", then url, method, rel); apicheck writes them in order, so the file was edited or reordered",
+                                at: JSONPosition(line: 1, column: 1))
+                        }
+                        previous = check
+                        builder.append(check)
+                        tally.count(check)
                     } catch {
                         throw error.shifted(line: line, column: column)
                     }
                 })
         }
         self = try CrawlReport(decoding: rest, path: path, maximumBytes: maximumBytesBesideChecks + 64)
-        let builder = CheckListBuilder(directory: directory, memoryLimit: 50_000)
-        var sorted = checks.sorted()
-        // Versions 1–3 listed every check and had no counts: they are counted as read.
         let counted = !listsEveryCheck || !checkCounts.isEmpty
-        var tally = CheckTally()
-        while let check = sorted.next() {
-            builder.append(check)
-            if !counted { tally.count(check) }
-        }
-        let failure = checks.readFailure ?? builder.failure ?? sorted.failure.map { SpoolIOError(message: "\($0)") }
-        if let failure { throw reader.error("cannot read the checks back: \(failure)", at: JSONPosition(line: 1, column: 1)) }
+        if let failure = builder.failure { throw reader.error("cannot read the checks back: \(failure)", at: JSONPosition(line: 1, column: 1)) }
         setSortedChecks(builder.finish(), counts: counted ? checkCounts : tally.counts, listsEveryCheck: listsEveryCheck)
     }
 }

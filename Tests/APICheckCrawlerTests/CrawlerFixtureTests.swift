@@ -135,7 +135,15 @@ import Testing
         #expect(!crawl.requests.contains { $0.contains("{") })
         // The same nine findings: every product is reached through the catalogue anyway.
         let withVariables = try await Self.crawl(Repository.path("stubs/hal-shop")) { $0.variables["id"] = .string("p-1001") }
-        #expect(crawl.report.findings == withVariables.report.findings)
+        // (Numbered differently: with the variable, the template is followed and finds more links.)
+        func unnumbered(_ findings: [Finding]) -> Set<Finding> {
+            Set(findings.map { finding in
+                var finding = finding
+                finding.discoveryIndex = 0
+                return finding
+            })
+        }
+        #expect(unnumbered(crawl.report.findings) == unnumbered(withVariables.report.findings))
     }
 
     // MARK: jsonapi-blog
@@ -262,7 +270,7 @@ import Testing
         "type-matches error GET /not-json rel=not-json at=- on=/",
     ]
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func aHostileAPIEndsAtTheLimitsAndKeepsItsFindings() async throws {
         let api = try HostileAPI.make()
         defer { api.remove() }
@@ -272,10 +280,11 @@ import Testing
             options.maximumDepth = 3
             options.maximumRequests = 100
             options.maximumBodyBytes = 1024
-            options.deadline = .seconds(30)
+            options.deadline = .seconds(90)
         }
-        // Ended by its limits, well before the 30 s deadline (a loaded machine took 10.3 s).
-        #expect(ContinuousClock.now - started < .seconds(25))
+        // Ended by its limits, well before the 90 s deadline (a loaded machine took 10.3 s, one
+        // with three builds beside it 26.9 s).
+        #expect(ContinuousClock.now - started < .seconds(75))
         let report = crawl.report
         #expect(report.errors.isEmpty, "a hostile API is a contract problem, not an infrastructure one")
         #expect(report.exitCode == .contractViolations)

@@ -59,66 +59,42 @@ import Testing
     }
 }
 
-/// The external sort under the streamed report.
-@Suite struct SortedSpoolTests {
-    private func check(_ url: String, _ rel: String = "item", outcome: CheckedLink.Outcome = .passed) -> CheckedLink {
-        CheckedLink(url: url, rel: rel, relPath: ["root", rel], referrer: "http://x/", sourcePointer: "/_links/\(rel)", outcome: outcome, statusCode: 200, duration: .milliseconds(3))
+/// The queue the pending checks wait in, in discovery order.
+@Suite struct SpillQueueTests {
+    private func check(_ url: String, _ rel: String = "item", index: Int, outcome: CheckedLink.Outcome = .passed) -> CheckedLink {
+        CheckedLink(
+            url: url, rel: rel, relPath: ["root", rel], referrer: "http://x/", sourcePointer: "/_links/\(rel)", outcome: outcome, statusCode: 200,
+            duration: .milliseconds(3), discoveryIndex: index)
     }
 
-    @Test func valuesComeBackSortedWithoutDuplicatesWhateverTheRunLength() {
-        var generator = SystemRandomNumberGenerator()
-        let values = (0..<2_000).map { _ in check("http://x/r/\(Int.random(in: 0..<700, using: &generator))", outcome: Bool.random() ? .passed : .skipped(reason: "é ✓")) }
-        var expected = values
-        expected.sortRemovingDuplicates(by: CheckedLink.precedes)
-        for runLength in [1, 7, 500, 5_000] {
-            for inBackground in [false, true] {
-                let spool = SortedSpool<CheckedLink>(directory: SpoolDirectory(), runLength: runLength, spillsInBackground: inBackground)
-                for value in values { spool.append(value) }
-                var merged = spool.sorted()
-                var result: [CheckedLink] = []
-                while let next = merged.next() { result.append(next) }
-                #expect(merged.failure == nil)
-                #expect(result == expected, "run length \(runLength), in the background: \(inBackground)")
-            }
+    @Test func valuesComeBackInOrderWhateverIsHeldInMemory() {
+        let values = (0..<2_000).map { check("http://x/r/\(($0 * 37) % 700)", index: $0 + 1, outcome: $0 % 3 == 0 ? .passed : .skipped(reason: "é ✓")) }
+        for memoryLimit in [1, 7, 500, 5_000] {
+            let queue = SpillQueue<CheckedLink>(directory: SpoolDirectory(), memoryLimit: memoryLimit)
+            for value in values { queue.append(value) }
+            var drained = queue.drain()
+            var result: [CheckedLink] = []
+            while let next = drained.next() { result.append(next) }
+            #expect(drained.failure == nil && queue.failure == nil)
+            #expect(result == values, "memory limit \(memoryLimit)")
         }
     }
 
-    @Test(arguments: [false, true])
-    func runsThatCannotBeWrittenStayInMemory(inBackground: Bool) {
-        let values = (0..<25).map { check("http://x/r/\(($0 * 7) % 25)") }
-        let spool = SortedSpool<CheckedLink>(directory: SpoolDirectory(parent: "/nonexistent-apicheck-\(UUID().uuidString)"), runLength: 10, spillsInBackground: inBackground)
-        for value in values { spool.append(value) }
-        var merged = spool.sorted()
+    @Test func valuesThatCannotBeWrittenStayInMemoryAndTheFailureIsKept() {
+        let values = (0..<25).map { check("http://x/r/\($0)", index: $0 + 1) }
+        let queue = SpillQueue<CheckedLink>(directory: SpoolDirectory(parent: "/nonexistent-apicheck-\(UUID().uuidString)"), memoryLimit: 10)
+        for value in values { queue.append(value) }
+        #expect(queue.failure != nil)
+        var drained = queue.drain()
         var result: [CheckedLink] = []
-        while let next = merged.next() { result.append(next) }
-        #expect(spool.failure != nil)
-        #expect(result == values.sorted(by: CheckedLink.precedes))
-    }
-
-    @Test func aDamagedRunIsReportedNotTrusted() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-spool-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let spool = SortedSpool<CheckedLink>(directory: SpoolDirectory(parent: folder.path), runLength: 10)
-        for index in 0..<25 { spool.append(check("http://x/r/\(index)")) }
-        // Truncate every run in the middle of a record.
-        let spoolFolder = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first)
-        for run in try FileManager.default.contentsOfDirectory(atPath: folder.path + "/" + spoolFolder) {
-            let path = folder.path + "/" + spoolFolder + "/" + run
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-            try bytes.prefix(bytes.count / 2 + 3).write(to: URL(fileURLWithPath: path))
-        }
-        var merged = spool.sorted()
-        var count = 0
-        while merged.next() != nil { count += 1 }
-        #expect(count < 25)
-        #expect(merged.failure != nil)
+        while let next = drained.next() { result.append(next) }
+        #expect(result == values)
     }
 
     @Test func aCheckSurvivesTheRoundTrip() throws {
         let original = CheckedLink(
             method: "DELETE", url: "http://x/ü?a=1", rel: nil, relPath: [], referrer: nil, sourcePointer: "/links/0", outcome: .notChecked(reason: "needs variables: id"),
-            statusCode: nil, duration: .milliseconds(1234))
+            statusCode: nil, duration: .milliseconds(1234), discoveryIndex: 70_000)
         var encoder = SpoolEncoder()
         original.encode(into: &encoder)
         var decoder = SpoolDecoder(encoder.bytes)

@@ -27,8 +27,8 @@ struct ResolvedTarget {
 }
 
 /// The rules of FORMATS §6, in two halves so that a crawl never holds all its links: what a link
-/// alone decides (``discover(_:relPath:referrer:methodSlot:)``, when it is found) and what its
-/// target's answer decides (``complete(_:index:methodChecks:)``, when the report is written).
+/// alone decides (``discover(_:_:relPath:referrer:discoveryIndex:methodSlot:)``, when it is
+/// found) and what its target's answer decides (``complete(_:index:methodChecks:)``, at the end).
 /// Pure functions of their input, so they are tested without any fetching.
 struct ContractRules {
     let options: CrawlOptions
@@ -39,7 +39,7 @@ struct ContractRules {
     /// `nil` when its target belongs to another shard. `methodSlot` gives the method check for an
     /// unsafe link in scope (the crawl sends or probes those once all links are known).
     func discover(
-        _ link: Link, _ resolved: ResolvedTarget, relPath: RelPath, referrer: String, methodSlot: (Link, URL, String) -> Int
+        _ link: Link, _ resolved: ResolvedTarget, relPath: RelPath, referrer: String, discoveryIndex: Int, methodSlot: (Link, URL, String) -> Int
     ) -> (PendingCheck, [Finding])? {
         let (resolution, target, targetKey) = (resolved.resolution, resolved.target, resolved.normalisedKey)
         guard options.shard.map({ $0.contains(url: targetKey) }) ?? true else { return nil }
@@ -47,7 +47,7 @@ struct ContractRules {
         // Findings copy the link's identity from `base`; `check` collects the outcome.
         let base = CheckedLink(
             method: link.method, url: target, rel: link.compactRel ?? link.rel, relPath: relPath, referrer: referrer,
-            sourcePointer: link.source.description, outcome: .passed
+            sourcePointer: link.source.description, outcome: .passed, discoveryIndex: discoveryIndex
         )
         var check = base
         var findings: [Finding] = []

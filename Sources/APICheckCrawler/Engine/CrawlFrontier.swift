@@ -22,6 +22,9 @@ struct CrawlFrontier {
         var declaredType: String? = nil
         /// The profile URI that link gave its target (HAL's `profile` attribute), resolved.
         var declaredProfile: String? = nil
+        /// The discovery index of the link that first led here (`0` for the root): the
+        /// resource's own findings are listed with it.
+        var discoveryIndex: Int = 0
 
         var normalisedKey: String { URLResolution.normalisedKey(url) }
     }
@@ -70,6 +73,7 @@ extension CrawlFrontier.Entry: SpoolRecord {
         encoder.optionalString(referrer)
         encoder.optionalString(declaredType)
         encoder.optionalString(declaredProfile)
+        encoder.int(discoveryIndex)
     }
 
     init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError) {
@@ -81,6 +85,7 @@ extension CrawlFrontier.Entry: SpoolRecord {
         let rel = try decoder.optionalString()
         self.init(
             key: URLKey(high: high, low: low), url: url, depth: Int32(clamping: depth), pathNode: Int32(clamping: pathNode), rel: rel,
-            referrer: try decoder.optionalString(), declaredType: try decoder.optionalString(), declaredProfile: try decoder.optionalString())
+            referrer: try decoder.optionalString(), declaredType: try decoder.optionalString(), declaredProfile: try decoder.optionalString(),
+            discoveryIndex: try decoder.int())
     }
 }

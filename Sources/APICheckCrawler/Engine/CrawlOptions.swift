@@ -76,8 +76,8 @@ public struct CrawlOptions: Sendable {
     /// Bounds on what a crawl holds in memory; the rest waits in temporary files, in order. The
     /// report is the same whatever the bounds (a test proves it).
     public struct Spooling: Sendable, Hashable {
-        /// Links waiting for their target's answer held in memory at most: the crawl sorts and
-        /// writes them out half this many at a time, one half while the other fills.
+        /// Links waiting for their target's answer, and URLs queued for the next level, held in
+        /// memory at most; the rest wait in temporary files, in discovery order.
         public var runLength: Int
         /// Checks a report keeps in memory; beyond this they are written to a temporary file.
         public var checksInMemory: Int

@@ -3,14 +3,17 @@ import APICheckReport
 import Foundation
 
 /// What a crawl remembers between responses, and nothing more: the ``ResourceIndex`` of every
-/// URL, the ``RelPathTree``, the pending link checks (spooled in report order), the findings, and
-/// the unsafe links' method requests. Responses are consumed one at a time, in discovery order.
+/// URL, the ``RelPathTree``, the pending link checks (queued in discovery order, which is report
+/// order), the findings, and the unsafe links' method requests. Responses are consumed one at a
+/// time, in discovery order; each link found is numbered then (its discovery index).
 struct CrawlState {
     let options: CrawlOptions
     let rules: ContractRules
     var index = ResourceIndex()
     var tree = RelPathTree()
-    let pending: SortedSpool<PendingCheck>
+    let pending: SpillQueue<PendingCheck>
+    /// Links found so far: the last discovery index given.
+    private(set) var linksFound = 0
     var findings: [Finding] = []
     var sampler: CrawlSampler
     /// Unsafe links' requests, one per method, URL and body, in discovery order.
@@ -27,7 +30,7 @@ struct CrawlState {
     private(set) var linksBeyondDepth = 0
     private(set) var notFetchedForRequestLimit = 0
 
-    init(options: CrawlOptions, rules: ContractRules, pending: SortedSpool<PendingCheck>) {
+    init(options: CrawlOptions, rules: ContractRules, pending: SpillQueue<PendingCheck>) {
         self.options = options
         self.rules = rules
         self.pending = pending
@@ -53,6 +56,7 @@ struct CrawlState {
         let relPath = tree.path(record.entry.pathNode)
         for var finding in record.findings {
             finding.relPath = relPath
+            finding.discoveryIndex = record.entry.discoveryIndex
             findings.append(finding)
         }
         let referrer = record.finalURLString
@@ -60,9 +64,14 @@ struct CrawlState {
         // then skip redacting it step by step.
         let labels = Crawler.labels(of: links).map { options.redaction.text($0) }
         for (link, label) in zip(links, labels) {
+            // Numbered whether or not this shard checks it: every shard numbers links alike.
+            linksFound += 1
             let linkRelPath = relPath.appending(label)
             let resolved = ResolvedTarget(link, variables: options.variables)
-            if let (check, found) = rules.discover(link, resolved, relPath: linkRelPath, referrer: referrer, methodSlot: { methodSlot(for: $0, url: $1, key: $2) }) {
+            if let (check, found) = rules.discover(
+                link, resolved, relPath: linkRelPath, referrer: referrer, discoveryIndex: linksFound,
+                methodSlot: { methodSlot(for: $0, url: $1, key: $2) })
+            {
                 pending.append(check)
                 findings += found
             }
@@ -91,7 +100,7 @@ struct CrawlState {
         _ = frontier.enqueue(
             CrawlFrontier.Entry(
                 key: key, url: target, depth: depth, pathNode: node, rel: link.compactRel ?? link.rel, referrer: referrer, declaredType: link.type,
-                declaredProfile: link.profile.flatMap { URLResolution.resolve($0, against: referrer) }),
+                declaredProfile: link.profile.flatMap { URLResolution.resolve($0, against: referrer) }, discoveryIndex: linksFound),
             index: &index)
     }
 
@@ -126,39 +135,25 @@ struct CrawlState {
         return methodRequests.count - 1
     }
 
-    /// Completes every pending check, in report order, into the report's check list (in memory
-    /// or spooled, see ``CrawlOptions/Spooling``); returns the findings the targets' answers
-    /// decided, and what went wrong with the temporary files, if anything did.
+    /// Completes every pending check, in discovery order (report order, no sorting): counts each,
+    /// and lists the ones worth reading (every one with ``CrawlOptions/listsEveryCheck``; in
+    /// memory or spooled, see ``CrawlOptions/Spooling``); returns the findings the targets'
+    /// answers decided, and what went wrong with the temporary files, if anything did.
     func completeChecks(methodChecks: [MethodCheck?], directory: SpoolDirectory) -> (CheckList, [CheckCount], [Finding], SpoolIOError?) {
         let builder = CheckListBuilder(directory: directory, memoryLimit: options.spooling.checksInMemory, redaction: options.redaction)
         var tally = CheckTally()
         var findings: [Finding] = []
-        var group: [PendingCheck] = []
-        func flush() {
-            var checks: [CheckedLink] = []
-            for item in group {
-                let (check, found) = rules.complete(item, index: index, methodChecks: methodChecks)
-                checks.append(check)
-                findings += found
-            }
-            // Checks alike in all that was known before their targets answered: ordered now.
-            if checks.count > 1 { checks.sortRemovingDuplicates(by: CheckedLink.precedes) }
-            for check in checks {
-                tally.count(check)
-                if options.listsEveryCheck || check.outcome.isWorthListing { builder.append(check) }
-            }
-            group.removeAll(keepingCapacity: true)
+        var queued = pending.drain()
+        while let item = queued.next() {
+            let (check, found) = rules.complete(item, index: index, methodChecks: methodChecks)
+            findings += found
+            tally.count(check)
+            if options.listsEveryCheck || check.outcome.isWorthListing { builder.append(check) }
         }
-        var merged = pending.sorted()
-        while let item = merged.next() {
-            if let last = group.last, !last.tiesBeforeEvaluation(with: item) { flush() }
-            group.append(item)
-        }
-        flush()
         let list = builder.finish()
         // A run that could not be written stayed in memory (nothing lost); one that could not be
         // read back, or checks that could not be written, make the report incomplete.
-        let failure = builder.failure ?? merged.failure.map { SpoolIOError(message: "\($0)") } ?? pending.readFailure
+        let failure = builder.failure ?? pending.failure ?? queued.failure.map { SpoolIOError(message: "\($0)") }
         return (list, tally.counts, findings, failure)
     }
 }

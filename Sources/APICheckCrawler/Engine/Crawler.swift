@@ -54,8 +54,9 @@ public struct Crawler: Sendable {
     /// report (its ``CrawlReport/exitCode`` tells 2 from 1).
     ///
     /// Memory stays flat as the API grows: per URL the crawl keeps a fixed-size key and a small
-    /// summary (``ResourceIndex``); links wait for their target's answer in a ``SortedSpool`` on
-    /// disk, already in report order; the checks are written to the report from there.
+    /// summary (``ResourceIndex``); links wait for their target's answer in a ``SpillQueue`` (on
+    /// disk beyond a run), in discovery order, which is report order; at the end each is completed
+    /// from its target's summary, counted, and listed when a person has to look at it.
     public func run(tool: ToolInfo = ToolInfo(version: "dev"), progress: (@Sendable (Progress) -> Void)? = nil) async -> CrawlReport {
         let startDate = Date()
         let start = ContinuousClock.now
@@ -65,7 +66,7 @@ public struct Crawler: Sendable {
         let spoolDirectory = SpoolDirectory(parent: options.spooling.directory)
         var state = CrawlState(
             options: options, rules: ContractRules(options: options),
-            pending: SortedSpool(directory: spoolDirectory, runLength: options.spooling.runLength, name: "links", spillsInBackground: true))
+            pending: SpillQueue(directory: spoolDirectory, memoryLimit: options.spooling.runLength))
         let discovery = options.discoversProfiles ? ProfileDiscovery(maximumSchemas: options.maximumDiscoveredSchemas, options: options.schemaOptions) : nil
         var frontier = CrawlFrontier(maximumDepth: options.maximumDepth, directory: spoolDirectory, entriesInMemory: options.spooling.runLength)
         var problems: [CrawlProblem] = []

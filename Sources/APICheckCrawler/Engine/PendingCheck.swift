@@ -6,10 +6,10 @@ import Foundation
 ///
 /// Everything that depends only on the link itself (its href, template, method token, declared
 /// type) is decided when the link is found; what depends on the target's answer (status, served
-/// type) is decided when the report is written, from the target's ``ResourceSummary``. Pending
-/// checks go through a ``SortedSpool`` in report order, so a crawl holds none of them in memory
-/// beyond one run. A class: a run is sorted by moving references, not copying records.
-final class PendingCheck: SortableSpoolRecord, Equatable {
+/// type) is decided at the end of the crawl, from the target's ``ResourceSummary``. Pending
+/// checks wait in a ``SpillQueue`` in discovery order (the order the report lists them), so a
+/// crawl holds at most a run of them in memory and never sorts them.
+struct PendingCheck: SpoolRecord, Equatable {
     /// The check, redacted, with the outcome decided so far.
     let check: CheckedLink
     /// Whether a finding was already reported for it (the outcome is then `failed`).
@@ -20,12 +20,6 @@ final class PendingCheck: SortableSpoolRecord, Equatable {
     let format: String
     let awaiting: Awaiting
 
-    static func == (lhs: PendingCheck, rhs: PendingCheck) -> Bool {
-        lhs === rhs
-            || (lhs.check == rhs.check && lhs.hasFindings == rhs.hasFindings && lhs.declaredType == rhs.declaredType && lhs.format == rhs.format
-                && lhs.awaiting == rhs.awaiting)
-    }
-
     enum Awaiting: Equatable {
         /// Decided already.
         case nothing
@@ -34,25 +28,6 @@ final class PendingCheck: SortableSpoolRecord, Equatable {
         case target(URLKey, credentialed: Bool)
         /// An unsafe method: the method check in `slot` decides; `path` is the target's path.
         case method(slot: Int, path: String)
-    }
-
-    /// Report order on what is known before the outcome: URL, method, rel, source pointer,
-    /// referrer, then rel path. Checks equal in all but outcome are re-sorted after evaluation.
-    static func precedes(_ lhs: PendingCheck, _ rhs: PendingCheck) -> Bool {
-        let (left, right) = (lhs.check, rhs.check)
-        if left.url != right.url { return left.url < right.url }
-        if left.method != right.method { return left.method < right.method }
-        if left.rel != right.rel { return ascending(left.rel, right.rel) }
-        if left.sourcePointer != right.sourcePointer { return ascending(left.sourcePointer, right.sourcePointer) }
-        if left.referrer != right.referrer { return ascending(left.referrer, right.referrer) }
-        if left.relPath != right.relPath { return left.relPath.lexicographicallyPrecedes(right.relPath) }
-        return CheckedLink.precedes(left, right)
-    }
-
-    /// Whether the two are ordered only by what evaluation decides.
-    func tiesBeforeEvaluation(with other: PendingCheck) -> Bool {
-        check.url == other.check.url && check.method == other.check.method && check.rel == other.check.rel
-            && check.sourcePointer == other.check.sourcePointer && check.referrer == other.check.referrer
     }
 
     func encode(into encoder: inout SpoolEncoder) {

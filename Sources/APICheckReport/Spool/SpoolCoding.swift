@@ -1,7 +1,7 @@
 import Foundation
 
-/// A value a crawl writes to disk while it runs and reads back in order (``SortedSpool``,
-/// ``SpillQueue``), so that what it has found so far does not have to stay in memory.
+/// A value a crawl writes to disk while it runs and reads back in order (``SpillQueue``,
+/// ``CheckListBuilder``), so that what it has found so far does not have to stay in memory.
 ///
 /// The encoding is private to one process: it is never read by another version of the tool.
 ///
@@ -16,11 +16,6 @@ import Foundation
 /// needs alone (the rest of each record is skipped, not decoded).
 @usableFromInline package protocol SpoolReadable: Sendable {
     @inlinable init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError)
-}
-
-/// A spool record with the order a ``SortedSpool`` sorts by.
-@usableFromInline package protocol SortableSpoolRecord: SpoolRecord, Equatable {
-    @inlinable static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
 }
 
 /// A spool file that does not hold what was written: truncated or changed under the process.
@@ -161,7 +156,7 @@ import Foundation
     }
 }
 
-extension CheckedLink: SortableSpoolRecord {
+extension CheckedLink: SpoolRecord {
     @usableFromInline package func encode(into encoder: inout SpoolEncoder) {
         encoder.string(method)
         encoder.string(url)
@@ -185,6 +180,7 @@ extension CheckedLink: SortableSpoolRecord {
             encoder.int(Int(duration.components.seconds))
             encoder.int(Int(duration.components.attoseconds / 1_000_000_000))  // nanoseconds
         }
+        encoder.int(discoveryIndex)
     }
 
     @usableFromInline package init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError) {
@@ -211,7 +207,7 @@ extension CheckedLink: SortableSpoolRecord {
         }
         self.init(
             method: method, url: url, rel: rel, relPath: relPath, referrer: referrer, sourcePointer: sourcePointer, outcome: outcome,
-            statusCode: statusCode, duration: duration)
+            statusCode: statusCode, duration: duration, discoveryIndex: try decoder.int())
     }
 }
 

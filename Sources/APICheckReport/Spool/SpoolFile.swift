@@ -111,9 +111,7 @@ import Darwin
     @usableFromInline var position = 0
     @usableFromInline var filled = 0
     @usableFromInline var atEnd = false
-    /// A merge reads up to ``SortedSpool/mergeWidth`` runs at once, each through this buffer:
-    /// 64 KiB (64 × 64 KiB = 4 MiB; at 256 KiB the merge of a million-resource crawl's links held
-    /// 16 MiB and was the crawl's peak).
+    /// 64 KiB: a few files are read at once (the queued level, the pending links, the checks).
     @usableFromInline static var chunkBytes: Int { 64 << 10 }
     /// Set when the file could not be read to its end.
     @usableFromInline package var failure: (any Error)?
