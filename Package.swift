@@ -181,7 +181,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "APICheckCLITests", dependencies: ["APICheckJSON", "APICheckReport"],
+            name: "APICheckCLITests", dependencies: ["APICheckJSON", "APICheckReport", "APICheckXML"],
             // The independent upstream the recording tests start with python3, by path.
             exclude: ["Upstream"]
         ),

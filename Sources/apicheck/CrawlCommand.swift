@@ -35,6 +35,11 @@ struct CrawlCommand: AsyncParsableCommand {
             --max-links, --max-body, --max-depth and --max-requests are reported as crawl-limit \
             warnings naming the flag to raise.
 
+            One crawl writes its report in several formats: --format F[=FILE] is repeatable, \
+            each FILE replaced atomically, and the one format without =FILE goes to standard \
+            output (text when no --format is given). The older --format F --output FILE still \
+            works for a single format.
+
             Exit status: 0 no error findings (no warnings either with --strict), 1 contract \
             violations, 2 usage or infrastructure errors (unreachable root, bad flags, a request \
             timed out, the deadline passed).
@@ -45,6 +50,9 @@ struct CrawlCommand: AsyncParsableCommand {
               apicheck crawl https://api.example.com/ \\
                   --profile 'application/vnd.example.movie+json=schemas/movie.json'
               apicheck crawl https://api.example.com/ --format junit --output crawl.xml
+              apicheck crawl https://api.example.com/ --format text \\
+                  --format junit=report.xml --format sarif=report.sarif \\
+                  --format json=report.json
               apicheck crawl https://api.example.com/ \\
                   --header-from-env 'Authorization: Bearer $API_TOKEN'
               apicheck crawl http://localhost:8080/ --var id=p-1001 --strict \\

@@ -11,6 +11,7 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Examples:
               apicheck report merge shard-*.json --format junit --output report.xml
+              apicheck report merge shard-*.json --format text --format junit=report.xml --format sarif=report.sarif
               apicheck report merge shard-*.json --baseline baseline.json --format github
             """,
         subcommands: [Merge.self]
@@ -27,8 +28,9 @@ extension ReportCommand {
             discussion: """
                 Reads the JSON reports that the shards of one crawl wrote ('apicheck crawl … \
                 --shard i/n --format json'), keeps identical findings, checks and errors once, \
-                and writes the merged report as 'apicheck crawl' would: the same --format, \
-                --output, --rule, --strict, --baseline and --write-baseline. Apply a baseline \
+                and writes the merged report as 'apicheck crawl' would: the same --format \
+                (repeatable, F[=FILE]), --output, --rule, --strict, --baseline and \
+                --write-baseline. Apply a baseline \
                 here, to the merged report, rather than in each shard: only then are its stale \
                 entries exact.
 
@@ -39,6 +41,8 @@ extension ReportCommand {
 
                 Examples:
                   apicheck report merge shard-*.json --format junit --output report.xml
+                  apicheck report merge shard-*.json --format text \\
+                      --format junit=report.xml --format sarif=report.sarif
                   apicheck report merge shard-*.json --baseline baseline.json --format github
                   apicheck report merge shard-*.json --write-baseline baseline.json
 
@@ -56,11 +60,10 @@ extension ReportCommand {
                     steps:
                       # download the shard-*.json artifacts, then:
                       - run: >-
-                          apicheck report merge shard-*.json
-                          --format junit --output report.xml
-                      - run: >-
-                          apicheck report merge shard-*.json
-                          --format markdown >> "$GITHUB_STEP_SUMMARY"
+                          apicheck report merge shard-*.json --format text
+                          --format junit=report.xml --format sarif=report.sarif
+                          --format markdown=summary.md
+                      - run: cat summary.md >> "$GITHUB_STEP_SUMMARY"
                         if: always()
                 """
         )

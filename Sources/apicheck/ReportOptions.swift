@@ -3,9 +3,9 @@ import APICheckReport
 import ArgumentParser
 import Foundation
 
-/// The report options that `apicheck crawl` and `apicheck report merge` share: format,
-/// destination, rule levels, strictness and baselines. One implementation, so the two commands
-/// cannot disagree about what a report looks like or which exit code it earns.
+/// The report options that `apicheck crawl`, `apicheck verify` and `apicheck report merge`
+/// share: formats and their files, rule levels, strictness and baselines. One implementation, so
+/// the commands cannot disagree about what a report looks like or which exit code it earns.
 ///
 /// A command embeds it with `@OptionGroup` and hands the finished report to
 /// ``emit(_:redaction:)``, which returns the exit code:
@@ -24,23 +24,33 @@ import Foundation
 /// }
 /// ```
 ///
-/// `validate()` (run by ArgumentParser before `run()`) refuses unknown rule ids and levels, and
-/// `--output`/`--write-baseline` paths whose folder does not exist, as usage errors (exit 2)
-/// before any work is done.
+/// One run renders the report in several formats: `--format text --format junit=report.xml
+/// --format sarif=report.sarif` (see ``ReportDestination``).
+///
+/// `validate()` (run by ArgumentParser before `run()`) refuses unknown rule ids, levels and
+/// formats, two formats on standard output, a file named twice, and report or `--write-baseline`
+/// paths whose folder does not exist, as usage errors (exit 2) before any work is done.
 struct ReportOptions: ParsableArguments {
     /// Shard reports are at most this large (``CrawlReport/init(decoding:path:maximumBytes:)``'s default).
     static let maximumReportBytes = 256 << 20
     /// Baselines are at most this large (``Baseline/init(decoding:path:maximumBytes:)``'s default).
     static let maximumBaselineBytes = 64 << 20
 
-    @Option(help: "The report format.")
-    var format: ReportFormat = .text
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp(
+            "A report format, and the file to write it to (replaced atomically); repeatable, so one run writes several. "
+                + "Formats: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")). "
+                + "Without =file the format goes to standard output (at most one may); default: text.",
+            valueName: "format[=file]"),
+        completion: .list(ReportFormat.allCases.map(\.rawValue)))
+    var formats: [String] = []
 
     @Option(
         name: .customLong("output"),
-        help: ArgumentHelp("Write the report to <file> (replaced atomically) instead of standard output.", valueName: "file"),
+        help: ArgumentHelp("Write the one --format given without =file to <file> instead of standard output (--format junit --output report.xml); give it once.", valueName: "file"),
         completion: .file())
-    var outputPath: String?
+    var outputs: [String] = []
 
     @Option(
         name: .customLong("baseline"),
@@ -79,17 +89,31 @@ struct ReportOptions: ParsableArguments {
         } catch {
             throw ValidationError(error.description + ".")
         }
-        for (option, path) in [("--output", outputPath), ("--write-baseline", writeBaselinePath)] {
-            if let path, let problem = AtomicFile.problem(writingTo: path) {
-                throw ValidationError("\(option) '\(path)': \(problem).")
+        let reportFiles = try destinations().filter { $0.path != nil }
+        for destination in reportFiles {
+            if let path = destination.path, let problem = AtomicFile.problem(writingTo: path) {
+                throw ValidationError("\(destination.fileOption): \(problem).")
             }
         }
-        if let outputPath, outputPath == writeBaselinePath {
-            throw ValidationError("--output and --write-baseline name the same file '\(outputPath)'; give the baseline its own file.")
+        if let writeBaselinePath, let problem = AtomicFile.problem(writingTo: writeBaselinePath) {
+            throw ValidationError("--write-baseline '\(writeBaselinePath)': \(problem).")
         }
-        if let outputPath, outputPath == baselinePath {
-            throw ValidationError("--output '\(outputPath)' would overwrite the --baseline it reads; write the report elsewhere.")
+        for destination in reportFiles {
+            let file = ReportDestination.fileIdentity(destination.path ?? "")
+            if let writeBaselinePath, file == ReportDestination.fileIdentity(writeBaselinePath) {
+                throw ValidationError("\(destination.fileOption) and --write-baseline name the same file; give the baseline its own file.")
+            }
+            if let baselinePath, file == ReportDestination.fileIdentity(baselinePath) {
+                throw ValidationError("\(destination.fileOption) would overwrite the --baseline it reads; write the report elsewhere.")
+            }
         }
+    }
+
+    /// Every rendering asked for: `--format F[=FILE]` (repeatable) with `--output`, as
+    /// ``ReportDestination/resolve(formats:outputs:)`` reads them. Throws only for what
+    /// `validate()` would have refused.
+    func destinations() throws -> [ReportDestination] {
+        try ReportDestination.resolve(formats: formats, outputs: outputs)
     }
 
     /// The rule levels and strictness from `--rule` and `--strict`: the crawler builds findings
@@ -133,10 +157,12 @@ struct ReportOptions: ParsableArguments {
     /// reports are unchanged); `--rule` and `--strict` on top of the report's own configuration
     /// (so a merge keeps the shards' levels unless told otherwise; findings of rules that are
     /// off are dropped, the others re-levelled); `--write-baseline` from these findings; then
-    /// `--baseline`; rendering in `--format` (ANSI colour only for text on a terminal standard
-    /// output without `NO_COLOR`); writing to `--output` atomically, or to standard output.
+    /// `--baseline`; then one rendering per `--format` of this one report (ANSI colour only for
+    /// text on a terminal standard output without `NO_COLOR`), each file written atomically,
+    /// whatever the findings.
     ///
-    /// Throws ``UsageError`` (exit 2) for an unreadable baseline or a file that cannot be written.
+    /// Throws ``UsageError`` (exit 2) for an unreadable baseline or a file that cannot be written
+    /// (after writing the others).
     func emit(_ report: CrawlReport, redaction: Redaction = Redaction()) throws -> Int32 {
         let baseline = try loadBaseline()
         var report = redaction.report(report)
@@ -156,23 +182,38 @@ struct ReportOptions: ParsableArguments {
         if let baseline { report = baseline.apply(to: report) }
         if !listChecks { report.listOnlyChecksWorthReading() }
 
-        let useColor = format == .text && outputPath == nil && Output().useColor
-        let renderer = format.renderer(useColor: useColor, verbose: verbose, allOccurrences: allOccurrences)
-        if let outputPath {
-            try AtomicFile.write(to: outputPath) { sink in try renderer.render(report, chunkBytes: ReportChunk.defaultSize, to: sink) }
-        } else {
-            renderer.render(report, chunkBytes: ReportChunk.defaultSize) { piece in _ = AtomicFile.writeAll(piece, to: STDOUT_FILENO) }
-        }
-        // Written to a file, the report's infrastructure errors would be silent on the terminal.
-        if outputPath != nil {
-            for problem in report.errors { Output().writeError("apicheck: error: \(problem.message)") }
-        }
+        try write(report, to: try destinations())
         if let failure = report.checks.readFailure {
             Output().writeError("apicheck: error: the report is incomplete: its checks could not be read back from a temporary file (\(failure)); check the free space and permissions of TMPDIR")
             return CrawlExitCode.infrastructureError.rawValue
         }
         return report.exitCode.rawValue
     }
-}
 
-extension ReportFormat: ExpressibleByArgument {}
+    /// Renders the finished report once per destination: files first (each replaced
+    /// atomically), then standard output, so a closed pipe cannot cost the files. A file that
+    /// cannot be written does not stop the others; the failures are thrown together afterwards.
+    private func write(_ report: CrawlReport, to destinations: [ReportDestination]) throws(UsageError) {
+        var failures: [UsageError] = []
+        for destination in destinations {
+            guard let path = destination.path else { continue }
+            let renderer = destination.format.renderer(useColor: false, verbose: verbose, allOccurrences: allOccurrences)
+            do {
+                try AtomicFile.write(to: path) { sink in try renderer.render(report, chunkBytes: ReportChunk.defaultSize, to: sink) }
+            } catch {
+                failures.append(error)
+            }
+        }
+        if let console = destinations.first(where: { $0.path == nil }) {
+            let useColor = console.format == .text && Output().useColor
+            let renderer = console.format.renderer(useColor: useColor, verbose: verbose, allOccurrences: allOccurrences)
+            renderer.render(report, chunkBytes: ReportChunk.defaultSize) { piece in _ = AtomicFile.writeAll(piece, to: STDOUT_FILENO) }
+        } else {
+            // Every rendering went to a file: the infrastructure errors would be silent on the terminal.
+            for problem in report.errors { Output().writeError("apicheck: error: \(problem.message)") }
+        }
+        if !failures.isEmpty {
+            throw UsageError(failures.map(\.description).joined(separator: "\n"))
+        }
+    }
+}

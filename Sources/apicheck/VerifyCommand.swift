@@ -29,7 +29,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
             Templated and glob stub paths need a concrete request: the stub's "example" field \
             (/orders/42) or --var id=42, else they are listed as not checked; failure stubs are \
-            not checked. Reports, baselines and rule levels work as for 'apicheck crawl'.
+            not checked. Reports, baselines and rule levels work as for 'apicheck crawl': \
+            --format F[=FILE] is repeatable, so one run writes several formats.
 
             --update rewrites drifted recorded stubs (those 'apicheck record' wrote) from the live \
             answers; hand-written stubs only with --force. The exit status still reports the drift \
@@ -41,6 +42,7 @@ struct VerifyCommand: AsyncParsableCommand {
             Examples:
               apicheck verify stubs/recorded --against https://api.example.com
               apicheck verify stubs --against https://staging.example.com --var id=42 --ignore '/updatedAt' --format junit --output drift.xml
+              apicheck verify stubs --against https://api.example.com --format text --format junit=drift.xml --format sarif=drift.sarif
               apicheck verify stubs --against https://api.example.com --header-from-env 'Authorization: Bearer $API_TOKEN' --update
               apicheck verify stubs --against https://api.example.com --coverage --root /v2/ --format github
             """
