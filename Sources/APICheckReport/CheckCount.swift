@@ -1,14 +1,18 @@
 /// How the checks at one place in the API's shape went: the rel path from the root with indices
-/// stripped (`root → library → movies[*].self`) and a method. A report counts every check here
-/// and lists only the ones a person has to look at (JSON report version 4, `checkCounts`).
+/// stripped (`root → library → movies[*].self`, see ``RelPath/place(of:)``) and a method. A report
+/// counts every check here and lists only the ones a person has to look at (JSON report version
+/// 4, `checkCounts`).
 public struct CheckCount: Sendable, Hashable {
-    /// The place: a rel path with indices stripped.
+    /// The place: a rel path with indices stripped, deep ones folded (``RelPath/place(of:)``).
     public var place: RelPath
     public var method: String
     public var passed = 0
     public var failed = 0
     public var notChecked = 0
     public var skipped = 0
+    /// The lowest ``CheckedLink/discoveryIndex`` counted here (`0`: none known): places are
+    /// listed in this order, the same in a whole crawl and in the merge of its shards.
+    public var firstIndex = 0
     /// Why links here were not checked or skipped, with how many each, in first-seen order; at
     /// most ``reasonsListed`` distinct reasons, the rest counted under ``otherReasons``.
     public var reasons: [Reason] = []
@@ -42,7 +46,8 @@ public struct CheckCount: Sendable, Hashable {
     public var total: Int { passed + failed + notChecked + skipped }
 
     /// Counts one check.
-    mutating func count(_ outcome: CheckedLink.Outcome, times: Int = 1) {
+    package mutating func count(_ outcome: CheckedLink.Outcome, index: Int = 0, times: Int = 1) {
+        noteIndex(index)
         switch outcome {
         case .passed: passed += times
         case .failed: failed += times
@@ -70,8 +75,13 @@ public struct CheckCount: Sendable, Hashable {
         }
     }
 
+    mutating func noteIndex(_ index: Int) {
+        if index > 0, firstIndex == 0 || index < firstIndex { firstIndex = index }
+    }
+
     /// Adds `other`'s counts (the same place and method, from another shard).
     mutating func add(_ other: CheckCount) {
+        noteIndex(other.firstIndex)
         passed += other.passed
         failed += other.failed
         notChecked += other.notChecked
@@ -80,10 +90,33 @@ public struct CheckCount: Sendable, Hashable {
     }
 }
 
-/// Counts checks per place and method as they are decided, in first-seen order.
+extension RelPath {
+    /// How many steps a place keeps whole: deeper places are folded (``place(of:)``).
+    public static let placeDepth = 4
+
+    /// The place of a link reached by `path`: its steps with indices stripped
+    /// (`movies[9].self` → `movies[*].self`); past ``placeDepth`` steps, `…` and the last two
+    /// (`root → … → item[*] → related`), so an API whose links form a graph rather than a tree
+    /// (every resource reachable by ever longer paths) has a bounded number of places.
+    public static func place(of path: RelPath) -> RelPath {
+        let labels = path.labels
+        guard labels.count > placeDepth else { return RelPath(labels.map(stripIndices)) }
+        return RelPath([folded] + labels.suffix(2).map(stripIndices))
+    }
+
+    /// The first step of a folded place.
+    public static let folded = "…"
+}
+
+/// Counts checks per place and method as they are decided; ``counts`` lists the places in the
+/// order of their first link (first-seen order for checks without discovery indices).
 package struct CheckTally: Sendable {
     private var slots: [Key: Int] = [:]
-    package private(set) var counts: [CheckCount] = []
+    private var tallied: [CheckCount] = []
+    package var counts: [CheckCount] {
+        guard tallied.contains(where: { $0.firstIndex > 0 }) else { return tallied }
+        return tallied.enumerated().sorted { ($0.element.firstIndex, $0.offset) < ($1.element.firstIndex, $1.offset) }.map(\.element)
+    }
     /// The stripped path of each parent path seen lately: the links of one page share it.
     private var strippedParents: [ObjectIdentifier: (node: RelPath.Node, stripped: RelPath)] = [:]
 
@@ -99,18 +132,18 @@ package struct CheckTally: Sendable {
     }
 
     package mutating func count(_ check: CheckedLink) {
-        count(check.outcome, method: check.method, at: stripped(check.relPath))
+        count(check.outcome, method: check.method, at: place(check.relPath), index: check.discoveryIndex)
     }
 
-    package mutating func count(_ outcome: CheckedLink.Outcome, method: String, at place: RelPath) {
+    package mutating func count(_ outcome: CheckedLink.Outcome, method: String, at place: RelPath, index: Int) {
         let key = Key(place: place, method: method)
         if let slot = slots[key] {
-            counts[slot].count(outcome)
+            tallied[slot].count(outcome, index: index)
         } else {
-            slots[key] = counts.count
+            slots[key] = tallied.count
             var count = CheckCount(place: place, method: method)
-            count.count(outcome)
-            counts.append(count)
+            count.count(outcome, index: index)
+            tallied.append(count)
         }
     }
 
@@ -118,21 +151,20 @@ package struct CheckTally: Sendable {
     package mutating func add(_ count: CheckCount) {
         let key = Key(place: count.place, method: count.method)
         if let slot = slots[key] {
-            counts[slot].add(count)
+            tallied[slot].add(count)
         } else {
-            slots[key] = counts.count
-            counts.append(count)
+            slots[key] = tallied.count
+            tallied.append(count)
         }
     }
 
-    /// `path` with indices stripped; the parent's stripped path is remembered, so the links of a
-    /// page cost one label each.
-    private mutating func stripped(_ path: RelPath) -> RelPath {
-        guard let node = path.node else { return .root }
+    /// ``RelPath/place(of:)``; the parent's place is remembered, so the links of a page cost
+    /// one label each.
+    private mutating func place(_ path: RelPath) -> RelPath {
+        guard let node = path.node, let parent = node.parent, path.count <= RelPath.placeDepth else { return RelPath.place(of: path) }
         let label = RelPath.stripIndices(node.label)
-        guard let parent = node.parent else { return RelPath.root.appending(label) }
         if let known = strippedParents[ObjectIdentifier(parent)], known.node === parent { return known.stripped.appending(label) }
-        let strippedParent = RelPath(RelPath(node: parent).labels.map(RelPath.stripIndices))
+        let strippedParent = RelPath.place(of: RelPath(node: parent))
         if strippedParents.count >= 4096 { strippedParents.removeAll(keepingCapacity: true) }
         strippedParents[ObjectIdentifier(parent)] = (parent, strippedParent)
         return strippedParent.appending(label)

@@ -494,6 +494,7 @@ extension CheckCount {
             members.append(JSONMember("step", .string(step)))
         }
         members.append(JSONMember("method", .string(method)))
+        if firstIndex > 0 { members.append(JSONMember("index", .number(String(firstIndex)))) }
         for (key, value) in [("passed", passed), ("failed", failed), ("notChecked", notChecked), ("skipped", skipped)] {
             members.append(JSONMember(key, .number(String(value))))
         }
@@ -515,6 +516,7 @@ extension CheckCount {
         failed = try reader.count(object, "failed")
         notChecked = try reader.count(object, "notChecked")
         skipped = try reader.count(object, "skipped")
+        if let indexNode = object["index"] { firstIndex = try reader.countValue(indexNode, "index") }
         for reasonNode in try reader.optionalArray(object, "reasons") {
             let reasonObject = try reader.object(reasonNode, "a reason")
             let outcomeNode = try reader.member(reasonObject, "outcome")

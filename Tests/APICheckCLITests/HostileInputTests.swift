@@ -83,7 +83,14 @@ import Testing
         } else {
             Issue.record("the deepest check has no step")
         }
-        #expect(paths.count == 299 && allChecks.count == 599, "300 self and 299 next links: \(paths.count) paths, \(allChecks.count) checks")
+        // The chain's 299 paths, and the two a folded place (`root → … → next → self`) adds.
+        #expect(paths.count == 301 && allChecks.count == 599, "300 self and 299 next links: \(paths.count) paths, \(allChecks.count) checks")
+        guard case .array(let counts)? = report["checkCounts"] else {
+            Issue.record("no checkCounts")
+            return
+        }
+        // Four places whole per rel (self, next), then two folded ones: a deep chain has a few.
+        #expect(counts.count == 10, "\(counts)")
     }
 
     @Test func aServerOutOfDescriptorsBacksOffKeepsServingAndAcceptsAgain() throws {

@@ -11,6 +11,9 @@ struct CrawlState {
     let rules: ContractRules
     var index = ResourceIndex()
     var tree = RelPathTree()
+    /// The place of each link, for the counts; each resource's place by its tree node.
+    var places = CheckPlaces()
+    private var placeOfNode: [Int32] = []
     let pending: SpillQueue<PendingCheck>
     /// Links found so far: the last discovery index given.
     private(set) var linksFound = 0
@@ -54,6 +57,7 @@ struct CrawlState {
         let links = record.extraction.links
         guard !record.findings.isEmpty || !links.isEmpty else { return }
         let relPath = tree.path(record.entry.pathNode)
+        let resourcePlace = record.entry.pathNode >= 0 ? placeOfNode[Int(record.entry.pathNode)] : CheckPlaces.root
         for var finding in record.findings {
             finding.relPath = relPath
             finding.discoveryIndex = record.entry.discoveryIndex
@@ -67,20 +71,22 @@ struct CrawlState {
             // Numbered whether or not this shard checks it: every shard numbers links alike.
             linksFound += 1
             let linkRelPath = relPath.appending(label)
+            let place = places.place(label, under: resourcePlace)
             let resolved = ResolvedTarget(link, variables: options.variables)
-            if let (check, found) = rules.discover(
+            if var (check, found) = rules.discover(
                 link, resolved, relPath: linkRelPath, referrer: referrer, discoveryIndex: linksFound,
                 methodSlot: { methodSlot(for: $0, url: $1, key: $2) })
             {
+                check.place = place
                 pending.append(check)
                 findings += found
             }
-            queueTarget(of: link, resolved, label: label, relPath: linkRelPath, from: record, referrer: referrer, into: &frontier)
+            queueTarget(of: link, resolved, label: label, relPath: linkRelPath, place: place, from: record, referrer: referrer, into: &frontier)
         }
     }
 
     private mutating func queueTarget(
-        of link: Link, _ resolved: ResolvedTarget, label: String, relPath: RelPath, from record: ResourceRecord, referrer: String,
+        of link: Link, _ resolved: ResolvedTarget, label: String, relPath: RelPath, place: Int32, from record: ResourceRecord, referrer: String,
         into frontier: inout CrawlFrontier
     ) {
         guard link.method == "GET" || link.method == "HEAD", case .url(let target) = resolved.resolution else { return }
@@ -97,6 +103,7 @@ struct CrawlState {
             return
         }
         let node = tree.node(label, under: record.entry.pathNode)
+        placeOfNode.append(place)
         _ = frontier.enqueue(
             CrawlFrontier.Entry(
                 key: key, url: target, depth: depth, pathNode: node, rel: link.compactRel ?? link.rel, referrer: referrer, declaredType: link.type,
@@ -141,19 +148,19 @@ struct CrawlState {
     /// answers decided, and what went wrong with the temporary files, if anything did.
     func completeChecks(methodChecks: [MethodCheck?], directory: SpoolDirectory) -> (CheckList, [CheckCount], [Finding], SpoolIOError?) {
         let builder = CheckListBuilder(directory: directory, memoryLimit: options.spooling.checksInMemory, redaction: options.redaction)
-        var tally = CheckTally()
+        var tally = places
         var findings: [Finding] = []
         var queued = pending.drain()
         while let item = queued.next() {
             let (check, found) = rules.complete(item, index: index, methodChecks: methodChecks)
             findings += found
-            tally.count(check)
+            tally.count(check, at: item.place)
             if options.listsEveryCheck || check.outcome.isWorthListing { builder.append(check) }
         }
         let list = builder.finish()
         // A run that could not be written stayed in memory (nothing lost); one that could not be
         // read back, or checks that could not be written, make the report incomplete.
         let failure = builder.failure ?? pending.failure ?? queued.failure.map { SpoolIOError(message: "\($0)") }
-        return (list, tally.counts, findings, failure)
+        return (list, tally.checkCounts, findings, failure)
     }
 }

@@ -115,7 +115,7 @@ public struct Crawler: Sendable {
         let methodChecks = await checkMethods(state.methodRequests, budget: budget)
         let evaluating = ContinuousClock.now
         let (checks, checkCounts, linkFindings, spoolFailure) = state.completeChecks(methodChecks: methodChecks, directory: spoolDirectory)
-        logger.debug("rules evaluated for \(checks.count) links in \(ContinuousClock.now - evaluating)")
+        logger.debug("rules evaluated for \(checkCounts.reduce(0) { $0 + $1.total }) links (\(checks.count) listed) in \(ContinuousClock.now - evaluating)")
         if let spoolFailure {
             problems.append(CrawlProblem(message: "the report is incomplete: \(spoolFailure)"))
         }

@@ -19,6 +19,8 @@ struct PendingCheck: SpoolRecord, Equatable {
     /// The link format's display name, for findings.
     let format: String
     let awaiting: Awaiting
+    /// Where it is counted (``CheckPlaces``).
+    var place: Int32 = CheckPlaces.root
 
     enum Awaiting: Equatable {
         /// Decided already.
@@ -47,6 +49,7 @@ struct PendingCheck: SpoolRecord, Equatable {
             encoder.int(slot)
             encoder.string(path)
         }
+        encoder.int(Int(place))
     }
 
     init(from decoder: inout SpoolDecoder) throws(SpoolDecodingError) {
@@ -64,6 +67,7 @@ struct PendingCheck: SpoolRecord, Equatable {
             awaiting = .method(slot: slot, path: try decoder.string())
         default: throw SpoolDecodingError()
         }
+        place = Int32(clamping: try decoder.int())
     }
 
     init(check: CheckedLink, hasFindings: Bool, declaredType: String?, format: String, awaiting: Awaiting) {
