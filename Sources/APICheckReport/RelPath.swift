@@ -141,7 +141,7 @@ public struct RelPath: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence, 
     }
 
     package static func stripIndices(_ label: String) -> String {
-        guard label.contains("[") else { return label }
+        guard label.utf8.contains(UInt8(ascii: "[")) else { return label }
         var output = ""
         var inIndex = false
         var digits = ""
