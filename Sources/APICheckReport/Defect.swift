@@ -7,13 +7,18 @@
 /// - the **problem**: the facts the rule reports, without the URL they were seen at (the invalid
 ///   type for `type-syntax`, the declared and served types for `type-matches`, the method and
 ///   status for `link-resolves`, the message's wording with URLs, quoted text and numbers taken
-///   out for the others, except the drift rules, whose whole message is the problem);
+///   out for the others (`format-shape` keeps the format member it names: a missing `'type'` is
+///   not a missing `'id'`), except the drift rules, whose whole message is the problem);
 /// - the **place**: for rules about what an API writes everywhere the same way (`type-syntax`,
 ///   `type-matches`, `format-shape`) none, since one change to the API fixes every occurrence;
-///   for links (`link-resolves`, `method-valid`, `template-valid`) the link relation; for the
-///   rules about one representation (`self-consistent`, `duplicate-rel`, `content-type-present`,
-///   and rules added later) the rel path from the root with indices stripped
-///   (`root → library → movies[*]`).
+///   for a status a link's target answered (`link-resolves`) the target's path with ids as
+///   placeholders (`/authors/{id}/`), whichever rels lead there; for other link problems
+///   (`link-resolves` without an answer, `method-valid`, `template-valid`) the link relation;
+///   for the rules about one representation (`self-consistent`, `duplicate-rel`,
+///   `content-type-present`, and rules added later) the rel path from the root with indices
+///   stripped (`root → library → movies[*]`).
+///
+/// The title is true of every occurrence (``DefectTitle``).
 ///
 /// ```swift
 /// for defect in report.defects {
@@ -27,7 +32,8 @@ public struct Defect: Sendable, Hashable {
     public var rule: RuleID
     /// The highest severity among the occurrences.
     public var severity: Severity
-    /// What is wrong and how to fix it, said once.
+    /// What is wrong and how to fix it, said once; true of every occurrence (what differs between
+    /// them is listed) and without the API's origin, so it names the same defect in any environment.
     public var title: String
     /// The shapes (rel paths, indices stripped) the occurrences were found at, in order: the
     /// first ``placesListed``, so a defect down a deep chain (a shape per depth, each as long as
@@ -75,7 +81,7 @@ extension Defect {
             }
             return Defect(
                 id: key.id, rule: key.rule, severity: occurrences.map(\.severity).max() ?? first.severity,
-                title: DefectTitle.title(for: first), places: places, occurrences: occurrences,
+                title: DefectTitle.title(for: occurrences), places: places, occurrences: occurrences,
                 reproduction: Reproduction.curl(method: first.method, url: first.url, headers: requestHeaders)
             )
         }

@@ -4,7 +4,7 @@
 /// infrastructure errors, baseline notes and a summary.
 ///
 /// ```
-/// error[link-resolves] GET poster links answer 500: the target must answer 2xx (2 links)
+/// error[link-resolves] GET poster links answer 500: /poster/{id} must answer 2xx (2 links)
 ///   e.g. GET /poster/10CFL via root → library → movies[9].poster; GET /poster/10CFL via root → library → movies[9].self → poster
 ///   reproduce: curl -i 'http://localhost:3000/poster/10CFL'
 ///

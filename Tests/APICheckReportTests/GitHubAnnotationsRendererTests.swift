@@ -53,7 +53,7 @@ import Testing
         let output = GitHubAnnotationsRenderer().render(SampleReports.report(findings: findings, checks: []))
         let annotations = output.split(separator: "\n").filter { $0.hasPrefix("::error") }
         #expect(annotations.count == 1)
-        #expect(annotations.first?.hasPrefix("::error title=link-resolves%3A GET poster links answer 404%3A the target must answer 2xx (25)::") == true)
+        #expect(annotations.first?.hasPrefix("::error title=link-resolves%3A GET poster links answer 404%3A /p/{id} must answer 2xx (25)::") == true)
         #expect(annotations.first?.contains("%0A… and 5 more (see the JSON report)%0Areproduce: curl -i 'https://api.example.com/p/0'") == true)
         #expect(annotations.first?.components(separatedBy: "%0AGET /p/").count == 21)
     }
