@@ -18,7 +18,8 @@
 ///   `content-type-present`, and rules added later) the rel path from the root with indices
 ///   stripped (`root → library → movies[*]`).
 ///
-/// The title is true of every occurrence (``DefectTitle``).
+/// The title is true of every occurrence (``DefectTitle``), and the reproduction sends only what
+/// the crawl sent (``Reproduction``).
 ///
 /// ```swift
 /// for defect in report.defects {
@@ -43,7 +44,8 @@ public struct Defect: Sendable, Hashable {
     public static let placesListed = 20
     /// Every finding of this defect, in report order.
     public var occurrences: [Finding]
-    /// A shell command that reproduces the first occurrence (see ``Reproduction``).
+    /// A shell command that sends what the crawl sent for the first occurrence, or a shell comment
+    /// saying why nothing can be sent (see ``Reproduction``).
     public var reproduction: String
 
     /// How many findings this defect stands for.
@@ -82,7 +84,7 @@ extension Defect {
             return Defect(
                 id: key.id, rule: key.rule, severity: occurrences.map(\.severity).max() ?? first.severity,
                 title: DefectTitle.title(for: occurrences), places: places, occurrences: occurrences,
-                reproduction: Reproduction.curl(method: first.method, url: first.url, headers: requestHeaders)
+                reproduction: Reproduction.of(first, headers: requestHeaders)
             )
         }
         .sorted(by: Defect.precedes)

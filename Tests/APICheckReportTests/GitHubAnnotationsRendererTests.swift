@@ -6,7 +6,7 @@ import Testing
         let expected = """
             ::error title=link-resolves%3A the link does not resolve (expected 2xx%2C saw 404 Not Found) (1)::the link does not resolve (expected 2xx, saw 404 Not Found)%0A1 occurrence:%0AGET /movies/3/poster via root → library → movies[3] → poster%0Areproduce: curl -i 'https://api.example.com/movies/3/poster'
             ::warning title=format-shape%3A _embedded must be an object of resources (saw an array) (1)::_embedded must be an object of resources (saw an array)%0A1 occurrence:%0AGET /movies/3 via root → library → movies[3]%0Areproduce: curl -i 'https://api.example.com/movies/3'
-            ::warning title=type-syntax%3A the declared type is not registered (expected image/jpeg%2C saw image/jpg) (1)::the declared type is not registered (expected image/jpeg, saw image/jpg)%0A1 occurrence:%0AGET /movies/3/poster via root → library → movies[3] → poster%0Areproduce: curl -i 'https://api.example.com/movies/3/poster'
+            ::warning title=type-syntax%3A the declared type is not registered (expected image/jpeg%2C saw image/jpg) (1)::the declared type is not registered (expected image/jpeg, saw image/jpg)%0A1 occurrence:%0AGET /movies/3/poster via root → library → movies[3] → poster%0Areproduce: curl -i 'https://api.example.com/movies/3'
             apicheck: 3 defects (1 error, 2 warnings) in 3 checked links (1 not checked, 2 skipped); exit code 1.
 
             """
