@@ -30,7 +30,7 @@ public struct GitHubAnnotationsRenderer: ReportRenderer {
         for defect in report.defects {
             let shown = defect.occurrences.prefix(Self.occurrencesPerAnnotation)
             var message = "\(defect.title)\n\(defect.count) \(defect.count == 1 ? "occurrence" : "occurrences"):"
-            for finding in shown { message += "\n\(finding.method) \(display.url(finding.url)) \(display.reached(finding))" }
+            for line in display.lines(shown) { message += "\n" + line }
             if shown.count < defect.count { message += "\n… and \(defect.count - shown.count) more (see the JSON report)" }
             message += "\nreproduce: \(defect.reproduction)"
             lines.append(

@@ -110,14 +110,14 @@ public struct TextReportRenderer: ReportRenderer {
         let noun = defect.rule == .driftCoverage || !defect.occurrences.contains { $0.rel != nil } ? "finding" : display.command.checkedThing
         var lines = ["\(label) \(clean(defect.title)) (\(defect.count) \(plural(defect.count, noun)))"]
         if listsEveryOccurrence {
-            for finding in defect.occurrences {
-                lines.append("  - \(clean(finding.method)) \(clean(display.url(finding.url))) \(clean(display.reached(finding)))")
+            for (finding, line) in zip(defect.occurrences, display.lines(defect.occurrences)) {
+                lines.append("  - " + clean(line))
                 if let link = finding.linkDescription { lines.append(style("    link: " + clean(link), .dim)) }
                 if let types = finding.typeDescription { lines.append(style("    type: " + clean(types), .dim)) }
             }
         } else {
             let shown = defect.occurrences.prefix(Self.exampleCount)
-            var line = "  e.g. " + shown.map { "\(clean($0.method)) \(clean(display.url($0.url))) \(clean(display.reached($0)))" }.joined(separator: "; ")
+            var line = "  e.g. " + display.lines(shown).map(clean).joined(separator: "; ")
             if shown.count < defect.count { line += " … and \(defect.count - shown.count) more" }
             lines.append(style(line, .dim))
         }

@@ -75,6 +75,28 @@ import Testing
         #expect(output.hasSuffix("Summary: 4 resources fetched, 5 requests; 0 links: 0 checked, 0 not checked, 0 skipped; 0 defects in 0 findings (0 errors, 0 warnings). Passed (exit 0).\n"))
     }
 
+    /// Occurrences that differ only where in the resource they were found (a DRF HAL API's bare
+    /// string hrefs, all on `/authors/`) are examples that say so, never one line three times.
+    @Test func examplesThatWouldReadAlikeSayWhatDiffers() {
+        let findings = ["books", "authors", "next", "previous"].map { rel in
+            Finding(
+                rule: .formatShape, url: "https://api.example.com/authors/", sourcePointer: "/_links/\(rel)", format: "HAL", relPath: ["authors"],
+                message: "rel '\(rel)' is a bare string href (as drf-hal-json writes): HAL link objects are {\"href\": …}")
+        }
+        let output = TextReportRenderer().render(SampleReports.report(findings: findings, checks: []))
+        #expect(output.contains(
+            "  e.g. GET /authors/ via root → authors at /_links/authors; GET /authors/ via root → authors at /_links/books; GET /authors/ via root → authors at /_links/next … and 1 more\n"))
+        let verbose = TextReportRenderer(listsEveryOccurrence: true).render(SampleReports.report(findings: findings, checks: []))
+        #expect(verbose.contains("  - GET /authors/ via root → authors at /_links/previous\n"))
+        // Alike in every field shown and in the pointer too: the rel, then the referrer, tell them apart.
+        let twice = [
+            Finding(rule: .linkResolves, url: "https://api.example.com/x", rel: "a", relPath: ["x"], referrer: "https://api.example.com/", message: "m"),
+            Finding(rule: .linkResolves, url: "https://api.example.com/x", rel: "a", relPath: ["x"], referrer: "https://api.example.com/y", message: "m"),
+        ]
+        #expect(TextReportRenderer().render(SampleReports.report(findings: twice, checks: [])).contains(
+            "  e.g. GET /x via root → x on /; GET /x via root → x on /y\n"))
+    }
+
     @Test func oneEntryPerDefectWithThreeExamplesAndEveryOccurrenceWhenVerbose() {
         // The same invalid declared type on five links is one defect.
         let findings = (0..<5).map { index in
