@@ -100,6 +100,11 @@ public struct TextReportRenderer: ReportRenderer {
             }
         }
 
+        if let warning = report.nothingCheckedWarning {
+            lines.append("")
+            lines.append(style("warning:", .yellow) + " " + clean(warning))
+        }
+
         lines.append("")
         lines.append(summary(report))
         return lines.joined(separator: "\n") + "\n"
@@ -146,7 +151,9 @@ public struct TextReportRenderer: ReportRenderer {
         case .success:
             // A pass that limits cut short says so where the eye lands.
             let limited = report.findings.contains { $0.rule == .crawlLimit }
-            text += style("Passed", .green) + (limited ? " within the crawl's limits, which left work out (see crawl-limit above; --strict fails on it)" : "") + " (exit 0)."
+            // So does a pass that checked nothing beyond the root.
+            let nothingChecked = report.nothingCheckedWarning == nil ? "" : ", with no link checked (see the warning)"
+            text += style("Passed", .green) + (limited ? " within the crawl's limits, which left work out (see crawl-limit above; --strict fails on it)" : "") + nothingChecked + " (exit 0)."
         case .contractViolations: text += style("Failed", .red) + " (exit 1)."
         case .infrastructureError: text += style(report.command == .crawl ? "Crawl incomplete" : "Verify incomplete", .red) + " (exit 2)."
         }

@@ -160,6 +160,11 @@ struct ReportOptions: ParsableArguments {
         if outputPath != nil {
             for problem in report.errors { Output().writeError("apicheck: error: \(problem.message)") }
         }
+        // A crawl that checked nothing passes; standard error says so wherever the report goes
+        // (the text report on standard output says it itself).
+        if let warning = report.nothingCheckedWarning, format != .text || outputPath != nil {
+            Output().writeError("apicheck: warning: \(warning)")
+        }
         if let failure = report.checks.readFailure {
             Output().writeError("apicheck: error: the report is incomplete: its checks could not be read back from a temporary file (\(failure)); check the free space and permissions of TMPDIR")
             return CrawlExitCode.infrastructureError.rawValue

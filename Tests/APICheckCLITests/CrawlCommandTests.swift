@@ -140,6 +140,24 @@ import Testing
         #expect(Self.findings(live) == Self.findings(memory))
     }
 
+    /// A root without links (Datasette's `/.json`) passes, and says that only it was checked: a
+    /// line in the text report, a warning on standard error for the other formats.
+    @Test func aRootWithoutLinksPassesAndSaysNothingElseWasChecked() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-nolinks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try #"{"request": {"method": "GET", "path": "/.json"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"databases": ["fixtures"], "version": "0.64"}}}"#
+            .write(to: folder.appendingPathComponent("root.json"), atomically: true, encoding: .utf8)
+        let text = try CLI.run(["crawl", "http://127.0.0.1:8001/.json", "--stubs", folder.path])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("\nwarning: only 1 resource and 0 links were checked: the root advertises no link apicheck reads"), "\(text.stdout)")
+        #expect(text.stdout.contains("Passed, with no link checked (see the warning) (exit 0)."))
+        let json = try CLI.run(["crawl", "http://127.0.0.1:8001/.json", "--stubs", folder.path, "--format", "json"])
+        #expect(json.status == 0)
+        #expect(json.stderr.contains("apicheck: warning: only 1 resource and 0 links were checked"), "\(json.stderr)")
+        #expect(try JSONParser().parseValue(Array(json.stdout.utf8))["exitCode"] == 0)
+    }
+
     /// A slow API (each item takes 0.3 s, one request at a time), crawled live through
     /// `apicheck serve`, stopped by `signal` after a second: the report of what was checked is
     /// written, says the crawl is incomplete, and the exit status is 2.
