@@ -144,7 +144,10 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
             "A self link must point back to the resource that contains it, after normalisation (scheme "
                 + "and host case, default port, trailing fragment). A self link naming another resource "
                 + "usually means a copied representation or a wrong base URL, and clients that follow self "
-                + "to refresh will load the wrong thing."
+                + "to refresh will load the wrong thing. Only a self the format declares is held to it (HAL "
+                + "and Siren self, JSON:API's top-level links.self, a Link header, Atom, a link array): a "
+                + "plain JSON url field often names the resource's canonical URL (GitHub's /user has the url "
+                + "/users/octocat), an alias that is not a defect."
         case .duplicateRel:
             "One representation must not advertise the same rel twice with different targets or "
                 + "attributes (unless the format makes the rel a list). Clients that pick the first or the "
