@@ -113,9 +113,10 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
             "A link's method must be an HTTP method token (RFC 9110, plus PATCH) or an allowed vendor "
                 + "token. Unsafe methods are not sent to a live API unless --unsafe is given: the crawler "
                 + "asks OPTIONS and reads Allow where the server supports it and otherwise reports the link "
-                + "as unverified; against stubs, a stub must exist for that method and URL. With --unsafe the "
-                + "request is sent (its body built from the link's parameters) and its status and type are "
-                + "checked."
+                + "as unverified; against stubs, a stub must exist for that method and URL, or the stubs' "
+                + "answer to OPTIONS there must allow it (a recording of a live crawl holds the OPTIONS it "
+                + "asked). With --unsafe the request is sent (its body built from the link's parameters) and "
+                + "its status and type are checked."
         case .typeMatches:
             "When a link declares a media type, the response must be served with it: type and subtype "
                 + "compare case-insensitively and parameters are ignored except profile. The body must agree "
