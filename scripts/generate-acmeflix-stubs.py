@@ -411,7 +411,7 @@ crawl reports exactly these:
 error[type-matches] declared vnd.acmeflix.api.movies+json, served application/json; charset=utf-8: serve the declared type, or declare the one served (13 links)
 error[type-matches] declared image/jpeg, served image/jpg: serve the declared type, or declare the one served (12 links)
 error[type-matches] declared vnd.acmeflix.api.movie+json, served application/json; charset=utf-8: serve the declared type, or declare the one served (12 links)
-error[link-resolves] GET poster links answer 500: the target must answer 2xx (2 links)
+error[link-resolves] GET poster links answer 500: /poster/{id} must answer 2xx (2 links)
 error[type-matches] declared vnd.acmeflix.api.library+json, served application/json; charset=utf-8: serve the declared type, or declare the one served (2 links)
 error[type-matches] declared vnd.acmeflix.api.cart+json, served application/json; charset=utf-8: serve the declared type, or declare the one served (1 link)
 warning[type-syntax] the declared type 'vnd.acmeflix.api.movie+json' lacks a top-level type: write 'application/vnd.acmeflix.api.movie+json' (21 links)
@@ -420,7 +420,7 @@ warning[type-syntax] the declared type 'vnd.acmeflix.api.movies+json' lacks a to
 warning[type-syntax] the declared type 'image/jpg' is not a registered media type: use 'image/jpeg' (12 links)
 warning[type-syntax] the served type 'image/jpg' is not a registered media type: use 'image/jpeg' (11 links)
 warning[type-syntax] the declared type 'vnd.acmeflix.api.library+json' lacks a top-level type: write 'application/vnd.acmeflix.api.library+json' (2 links)
-warning[duplicate-rel] the rel self appears 2 times with different targets or attributes: http://localhost:3000/movies/pLDhp, http://localhost:3000/movies/pLDhp (vnd.acmeflix.api.movie+json) (1 link)
+warning[duplicate-rel] the rel self appears 2 times with different targets or attributes: /movies/pLDhp, /movies/pLDhp (vnd.acmeflix.api.movie+json) (1 link)
 ```
 """
 

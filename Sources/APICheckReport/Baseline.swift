@@ -89,7 +89,13 @@ public struct Baseline: Sendable, Hashable {
     /// the finding's URL or pointer changed), so they can be pruned.
     public func apply(to report: CrawlReport) -> CrawlReport {
         let known = Set(entries.map(\.fingerprint))
-        let knownDefects = Set(entries.compactMap(\.defect))
+        var knownDefects = Set(entries.compactMap(\.defect))
+        // A baseline written before a defect's grouping changed (version 4's titles split or
+        // joined some) names the old id: its findings, found by fingerprint, name the new one.
+        let entryDefects = Dictionary(entries.compactMap { entry in entry.defect.map { (entry.fingerprint, $0) } }, uniquingKeysWith: { first, _ in first })
+        for finding in report.findings {
+            if let old = entryDefects[finding.fingerprint], case let new = Defect.id(of: finding), new != old { knownDefects.insert(new) }
+        }
         var matched: Set<String> = []
         var matchedDefects: Set<String> = []
         var kept: [Finding] = []

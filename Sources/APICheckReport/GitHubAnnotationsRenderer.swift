@@ -3,7 +3,7 @@
 /// error, a `::notice` for stale baseline entries, then a plain summary line.
 ///
 /// ```
-/// ::error title=link-resolves%3A GET poster links answer 500%3A the target must answer 2xx (2)::GET poster links answer 500: the target must answer 2xx%0A2 occurrences:%0AGET /poster/10CFL via root → library → movies[9].poster%0A…
+/// ::error title=link-resolves%3A GET poster links answer 500%3A /poster/{id} must answer 2xx (2)::GET poster links answer 500: /poster/{id} must answer 2xx%0A2 occurrences:%0AGET /poster/10CFL via root → library → movies[9].poster%0A…
 /// ```
 ///
 /// Escaping follows the runner: `%`, CR and LF are percent-encoded in the message, and `:` and
@@ -30,7 +30,7 @@ public struct GitHubAnnotationsRenderer: ReportRenderer {
         for defect in report.defects {
             let shown = defect.occurrences.prefix(Self.occurrencesPerAnnotation)
             var message = "\(defect.title)\n\(defect.count) \(defect.count == 1 ? "occurrence" : "occurrences"):"
-            for finding in shown { message += "\n\(finding.method) \(display.url(finding.url)) \(display.reached(finding))" }
+            for line in display.lines(shown) { message += "\n" + line }
             if shown.count < defect.count { message += "\n… and \(defect.count - shown.count) more (see the JSON report)" }
             message += "\nreproduce: \(defect.reproduction)"
             lines.append(

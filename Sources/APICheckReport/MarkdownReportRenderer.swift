@@ -84,7 +84,7 @@ public struct MarkdownReportRenderer: ReportRenderer {
             lines.append("|---|---|---|---:|---|---|")
             for defect in defects.prefix(maximumFindings) {
                 let shown = listsEveryOccurrence ? defect.occurrences[...] : defect.occurrences.prefix(TextReportRenderer.exampleCount)
-                var examples = shown.map { md("\($0.method) \(display.url($0.url)) \(display.reached($0))") }.joined(separator: "<br>")
+                var examples = display.lines(shown).map(md).joined(separator: "<br>")
                 if shown.count < defect.count { examples += "<br>… and \(defect.count - shown.count) more" }
                 lines.append(
                     "| \(defect.severity) | `\(defect.rule.rawValue)` | \(md(defect.title)) | \(defect.count) | \(examples) | `\(defect.reproduction.replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "|", with: "\\|"))` |")

@@ -4,7 +4,7 @@
 /// infrastructure errors, baseline notes and a summary.
 ///
 /// ```
-/// error[link-resolves] GET poster links answer 500: the target must answer 2xx (2 links)
+/// error[link-resolves] GET poster links answer 500: /poster/{id} must answer 2xx (2 links)
 ///   e.g. GET /poster/10CFL via root → library → movies[9].poster; GET /poster/10CFL via root → library → movies[9].self → poster
 ///   reproduce: curl -i 'http://localhost:3000/poster/10CFL'
 ///
@@ -100,6 +100,11 @@ public struct TextReportRenderer: ReportRenderer {
             }
         }
 
+        if let warning = report.nothingCheckedWarning {
+            lines.append("")
+            lines.append(style("warning:", .yellow) + " " + clean(warning))
+        }
+
         lines.append("")
         lines.append(summary(report))
         return lines.joined(separator: "\n") + "\n"
@@ -110,14 +115,14 @@ public struct TextReportRenderer: ReportRenderer {
         let noun = defect.rule == .driftCoverage || !defect.occurrences.contains { $0.rel != nil } ? "finding" : display.command.checkedThing
         var lines = ["\(label) \(clean(defect.title)) (\(defect.count) \(plural(defect.count, noun)))"]
         if listsEveryOccurrence {
-            for finding in defect.occurrences {
-                lines.append("  - \(clean(finding.method)) \(clean(display.url(finding.url))) \(clean(display.reached(finding)))")
+            for (finding, line) in zip(defect.occurrences, display.lines(defect.occurrences)) {
+                lines.append("  - " + clean(line))
                 if let link = finding.linkDescription { lines.append(style("    link: " + clean(link), .dim)) }
                 if let types = finding.typeDescription { lines.append(style("    type: " + clean(types), .dim)) }
             }
         } else {
             let shown = defect.occurrences.prefix(Self.exampleCount)
-            var line = "  e.g. " + shown.map { "\(clean($0.method)) \(clean(display.url($0.url))) \(clean(display.reached($0)))" }.joined(separator: "; ")
+            var line = "  e.g. " + display.lines(shown).map(clean).joined(separator: "; ")
             if shown.count < defect.count { line += " … and \(defect.count - shown.count) more" }
             lines.append(style(line, .dim))
         }
@@ -146,7 +151,9 @@ public struct TextReportRenderer: ReportRenderer {
         case .success:
             // A pass that limits cut short says so where the eye lands.
             let limited = report.findings.contains { $0.rule == .crawlLimit }
-            text += style("Passed", .green) + (limited ? " within the crawl's limits, which left work out (see crawl-limit above; --strict fails on it)" : "") + " (exit 0)."
+            // So does a pass that checked nothing beyond the root.
+            let nothingChecked = report.nothingCheckedWarning == nil ? "" : ", with no link checked (see the warning)"
+            text += style("Passed", .green) + (limited ? " within the crawl's limits, which left work out (see crawl-limit above; --strict fails on it)" : "") + nothingChecked + " (exit 0)."
         case .contractViolations: text += style("Failed", .red) + " (exit 1)."
         case .infrastructureError: text += style(report.command == .crawl ? "Crawl incomplete" : "Verify incomplete", .red) + " (exit 2)."
         }

@@ -182,7 +182,13 @@ struct ReportOptions: ParsableArguments {
         if let baseline { report = baseline.apply(to: report) }
         if !listChecks { report.listOnlyChecksWorthReading() }
 
-        try write(report, to: try destinations())
+        let destinations = try destinations()
+        try write(report, to: destinations)
+        // A crawl that checked nothing passes; standard error says so wherever the report goes
+        // (the text report on standard output says it itself).
+        if let warning = report.nothingCheckedWarning, !destinations.contains(where: { $0.path == nil && $0.format == .text }) {
+            Output().writeError("apicheck: warning: \(warning)")
+        }
         if let failure = report.checks.readFailure {
             Output().writeError("apicheck: error: the report is incomplete: its checks could not be read back from a temporary file (\(failure)); check the free space and permissions of TMPDIR")
             return CrawlExitCode.infrastructureError.rawValue

@@ -13,7 +13,7 @@ struct VerifyCommand: AsyncParsableCommand {
         commandName: "verify",
         abstract: "Check that stubs still describe the live API: each stub's request is sent and the answers compared (drift).",
         discussion: """
-            For every stub (GET and HEAD; other methods only with --unsafe), its request is sent \
+            For every stub (GET, HEAD, OPTIONS and TRACE; unsafe methods only with --unsafe), its request is sent \
             to --against and the live answer compared with the stub's, rendered with the live \
             origin as baseURL:
               drift-status   the status differs (and whether its class does)

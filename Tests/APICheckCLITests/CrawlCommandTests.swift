@@ -7,7 +7,7 @@ import Testing
     @Test func aStubSetWithDefectsExitsOneAndEveryFormatRenders() throws {
         let text = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix"])
         #expect(text.status == 1, "\(text.stderr)")
-        #expect(text.stdout.contains("error[link-resolves] GET poster links answer 500: the target must answer 2xx (2 links)\n"))
+        #expect(text.stdout.contains("error[link-resolves] GET poster links answer 500: /poster/{id} must answer 2xx (2 links)\n"))
         #expect(text.stdout.contains("  e.g. GET /poster/10CFL via root → library → movies[9].poster; GET /poster/10CFL via root → library → movies[9].self → poster\n"))
         #expect(text.stdout.contains("  reproduce: curl -i 'http://localhost:3000/poster/10CFL'\n"))
         // Defects, not occurrences: the demo's 116 findings fit a screen, no defect twice.
@@ -138,6 +138,63 @@ import Testing
         #expect(status == 1)
         #expect(Self.findings(live).count == expected, "\(Self.findings(live))")
         #expect(Self.findings(live) == Self.findings(memory))
+    }
+
+    static func defects(_ report: JSONValue, rule: String) -> [String] {
+        guard case .array(let list)? = report["defects"] else { return [] }
+        return list.filter { $0["rule"] == .string(rule) }.map { "\($0["id"].map { "\($0)" } ?? "") \($0["title"].map { "\($0)" } ?? "")" }
+    }
+
+    /// A recording of a live crawl without --unsafe holds the OPTIONS it asked about an unsafe
+    /// link and no answer to the method: crawled in memory, it reports the same `method-valid`
+    /// defect (id and title) as the live crawl against `apicheck serve` of those stubs; the title
+    /// names no host or port, and the reproduction asks OPTIONS, as the crawl did.
+    @Test func aRecordingCrawledInMemoryReportsTheLiveCrawlsMethodDefect() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-options-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stubs = #"""
+            {"stubs": [
+              {"request": {"method": "GET", "path": "/"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"},
+                "body": {"_links": [{"rel": "self", "href": "/"}, {"rel": "cancel", "href": "/orders/1", "method": "DELETE"}]}}},
+              {"request": {"method": "OPTIONS", "path": "/orders/1"}, "response": {"status": 204, "headers": {"Allow": "GET, HEAD, OPTIONS"}}}
+            ]}
+            """#
+        try stubs.write(to: folder.appendingPathComponent("recorded.json"), atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.ServeProcess([folder.path, "--port", "0", "--log-level", "error"])
+        try server.waitUntilListening()
+        defer { _ = server.stop() }
+        #expect(server.baseURL.hasPrefix("http://127.0.0.1:"))
+
+        let live = try CLI.run(["crawl", server.baseURL + "/", "--format", "json"])
+        let memory = try CLI.run(["crawl", server.baseURL + "/", "--stubs", folder.path, "--format", "json"])
+        let liveDefects = Self.defects(try JSONParser().parseValue(Array(live.stdout.utf8)), rule: "method-valid")
+        #expect(liveDefects.count == 1, "\(live.stdout.prefix(1000))")
+        #expect(Self.defects(try JSONParser().parseValue(Array(memory.stdout.utf8)), rule: "method-valid") == liveDefects)
+        #expect(!liveDefects.joined().contains("127.0.0.1"), "\(liveDefects)")
+
+        let text = try CLI.run(["crawl", server.baseURL + "/", "--stubs", folder.path])
+        #expect(text.stdout.contains("error[method-valid] DELETE cancel links are not allowed by their target (Allow: GET, HEAD, OPTIONS): stop advertising the link there, or allow DELETE (1 link)\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  reproduce: curl -i -X 'OPTIONS' '\(server.baseURL)/orders/1'\n"))
+        #expect(!text.stdout.contains("-X 'DELETE'"))
+    }
+
+    /// A root without links (Datasette's `/.json`) passes, and says that only it was checked: a
+    /// line in the text report, a warning on standard error for the other formats.
+    @Test func aRootWithoutLinksPassesAndSaysNothingElseWasChecked() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-nolinks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try #"{"request": {"method": "GET", "path": "/.json"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"databases": ["fixtures"], "version": "0.64"}}}"#
+            .write(to: folder.appendingPathComponent("root.json"), atomically: true, encoding: .utf8)
+        let text = try CLI.run(["crawl", "http://127.0.0.1:8001/.json", "--stubs", folder.path])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("\nwarning: only 1 resource and 0 links were checked: the root advertises no link apicheck reads"), "\(text.stdout)")
+        #expect(text.stdout.contains("Passed, with no link checked (see the warning) (exit 0)."))
+        let json = try CLI.run(["crawl", "http://127.0.0.1:8001/.json", "--stubs", folder.path, "--format", "json"])
+        #expect(json.status == 0)
+        #expect(json.stderr.contains("apicheck: warning: only 1 resource and 0 links were checked"), "\(json.stderr)")
+        #expect(try JSONParser().parseValue(Array(json.stdout.utf8))["exitCode"] == 0)
     }
 
     /// A slow API (each item takes 0.3 s, one request at a time), crawled live through

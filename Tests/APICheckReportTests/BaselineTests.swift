@@ -91,4 +91,20 @@ import Testing
         #expect(later.baseline?.suppressed == 2)
         #expect(later.baseline?.stale.isEmpty == true)
     }
+
+    /// A baseline written before version 4 regrouped some defects names their old ids: its
+    /// fingerprints map them to the new ones, so a new occurrence is still known.
+    @Test func anEntryWithAnOldDefectIdIsMappedToTheNewDefectByItsFingerprint() {
+        func poster(_ index: Int) -> Finding {
+            Finding(rule: .linkResolves, url: "https://api.example.com/poster/\(index)", rel: "poster", relPath: ["movies[\(index)]", "poster"],
+                    expected: "a 2xx response", actual: "404", message: "the link answers 404")
+        }
+        var entry = Baseline.Entry(poster(1))
+        entry.defect = "0123456789abcdef"  // the id version 3 gave this defect
+        let later = Baseline(entries: [entry]).apply(to: SampleReports.report(findings: [poster(1), poster(2)], checks: []))
+        #expect(later.findings.isEmpty)
+        #expect(later.baseline?.suppressed == 2)
+        let unmapped = Baseline(entries: [Baseline.Entry(fingerprint: "ffffffffffffffff", rule: .linkResolves, method: "GET", url: "x", defect: "0123456789abcdef")])
+        #expect(unmapped.apply(to: SampleReports.report(findings: [poster(2)], checks: [])).findings == [poster(2)])
+    }
 }

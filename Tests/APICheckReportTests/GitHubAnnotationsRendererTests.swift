@@ -6,7 +6,7 @@ import Testing
         let expected = """
             ::error title=link-resolves%3A the link does not resolve (expected 2xx%2C saw 404 Not Found) (1)::the link does not resolve (expected 2xx, saw 404 Not Found)%0A1 occurrence:%0AGET /movies/3/poster via root → library → movies[3] → poster%0Areproduce: curl -i 'https://api.example.com/movies/3/poster'
             ::warning title=format-shape%3A _embedded must be an object of resources (saw an array) (1)::_embedded must be an object of resources (saw an array)%0A1 occurrence:%0AGET /movies/3 via root → library → movies[3]%0Areproduce: curl -i 'https://api.example.com/movies/3'
-            ::warning title=type-syntax%3A the declared type is not registered (expected image/jpeg%2C saw image/jpg) (1)::the declared type is not registered (expected image/jpeg, saw image/jpg)%0A1 occurrence:%0AGET /movies/3/poster via root → library → movies[3] → poster%0Areproduce: curl -i 'https://api.example.com/movies/3/poster'
+            ::warning title=type-syntax%3A the declared type is not registered (expected image/jpeg%2C saw image/jpg) (1)::the declared type is not registered (expected image/jpeg, saw image/jpg)%0A1 occurrence:%0AGET /movies/3/poster via root → library → movies[3] → poster%0Areproduce: curl -i 'https://api.example.com/movies/3'
             apicheck: 3 defects (1 error, 2 warnings) in 3 checked links (1 not checked, 2 skipped); exit code 1.
 
             """
@@ -53,7 +53,7 @@ import Testing
         let output = GitHubAnnotationsRenderer().render(SampleReports.report(findings: findings, checks: []))
         let annotations = output.split(separator: "\n").filter { $0.hasPrefix("::error") }
         #expect(annotations.count == 1)
-        #expect(annotations.first?.hasPrefix("::error title=link-resolves%3A GET poster links answer 404%3A the target must answer 2xx (25)::") == true)
+        #expect(annotations.first?.hasPrefix("::error title=link-resolves%3A GET poster links answer 404%3A /p/{id} must answer 2xx (25)::") == true)
         #expect(annotations.first?.contains("%0A… and 5 more (see the JSON report)%0Areproduce: curl -i 'https://api.example.com/p/0'") == true)
         #expect(annotations.first?.components(separatedBy: "%0AGET /p/").count == 21)
     }

@@ -48,7 +48,7 @@ import Testing
               </testsuite>
               <testsuite name="apicheck.type-syntax" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
                 <testcase name="the declared type is not registered (expected image/jpeg, saw image/jpg) [a200575ac9192f3f]" classname="apicheck.type-syntax" time="0.000">
-                  <system-out>warning[type-syntax] the declared type is not registered (expected image/jpeg, saw image/jpg)&#10;1 occurrence:&#10;GET /movies/3/poster via root → library → movies[3] → poster&#10;  link: rel poster at /_links/poster (HAL) on https://api.example.com/movies/3&#10;reproduce: curl -i &apos;https://api.example.com/movies/3/poster&apos;</system-out>
+                  <system-out>warning[type-syntax] the declared type is not registered (expected image/jpeg, saw image/jpg)&#10;1 occurrence:&#10;GET /movies/3/poster via root → library → movies[3] → poster&#10;  link: rel poster at /_links/poster (HAL) on https://api.example.com/movies/3&#10;reproduce: curl -i &apos;https://api.example.com/movies/3&apos;</system-out>
                 </testcase>
               </testsuite>
               <testsuite name="apicheck.unchecked" tests="3" failures="0" errors="0" skipped="3" time="0.000" timestamp="2025-03-01T12:00:00.000Z">

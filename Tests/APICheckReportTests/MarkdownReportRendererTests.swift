@@ -26,7 +26,7 @@ import Testing
             |---|---|---|---:|---|---|
             | error | `link-resolves` | the link does not resolve (expected 2xx, saw 404 Not Found) | 1 | GET /movies/3/poster via root → library → movies\\[3\\] → poster | `curl -i 'https://api.example.com/movies/3/poster'` |
             | warning | `format-shape` | \\_embedded must be an object of resources (saw an array) | 1 | GET /movies/3 via root → library → movies\\[3\\] | `curl -i 'https://api.example.com/movies/3'` |
-            | warning | `type-syntax` | the declared type is not registered (expected image/jpeg, saw image/jpg) | 1 | GET /movies/3/poster via root → library → movies\\[3\\] → poster | `curl -i 'https://api.example.com/movies/3/poster'` |
+            | warning | `type-syntax` | the declared type is not registered (expected image/jpeg, saw image/jpg) | 1 | GET /movies/3/poster via root → library → movies\\[3\\] → poster | `curl -i 'https://api.example.com/movies/3'` |
 
             """
         #expect(MarkdownReportRenderer().render(SampleReports.report()) == expected)

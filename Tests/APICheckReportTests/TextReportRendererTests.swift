@@ -71,8 +71,52 @@ import Testing
     }
 
     @Test func passedSummary() {
-        let output = TextReportRenderer().render(SampleReports.report(findings: [], checks: []))
-        #expect(output.hasSuffix("Summary: 4 resources fetched, 5 requests; 0 links: 0 checked, 0 not checked, 0 skipped; 0 defects in 0 findings (0 errors, 0 warnings). Passed (exit 0).\n"))
+        let output = TextReportRenderer().render(SampleReports.report(findings: [], checks: [SampleReports.checks[1]]))
+        #expect(output.hasSuffix("Summary: 4 resources fetched, 5 requests; 1 link: 1 checked, 0 not checked, 0 skipped; 0 defects in 0 findings (0 errors, 0 warnings). Passed (exit 0).\n"))
+        #expect(!output.contains("warning:"))
+    }
+
+    /// A root without links (Datasette's `/.json`) passes, but says that nothing beyond it was
+    /// checked, rather than a bare "Passed".
+    @Test func aCrawlThatCheckedNoLinkSaysSo() {
+        var report = CrawlReport(
+            tool: ToolInfo(name: "apicheck", version: "1.2.3"), root: "http://127.0.0.1:8001/.json", startTime: SampleReports.start, duration: .seconds(1),
+            statistics: CrawlStatistics(resourcesFetched: 1, requests: 1))
+        let output = TextReportRenderer().render(report)
+        #expect(output.contains(
+            "\nwarning: only 1 resource and 0 links were checked: the root advertises no link apicheck reads (HAL, JSON:API, Siren, Collection+JSON, Link headers, Atom/XML, link arrays, URL-valued JSON fields); is http://127.0.0.1:8001/.json the API's root?\n"))
+        #expect(output.hasSuffix("Summary: 1 resource fetched, 1 request; 0 links: 0 checked, 0 not checked, 0 skipped; 0 defects in 0 findings (0 errors, 0 warnings). Passed, with no link checked (see the warning) (exit 0).\n"))
+        #expect(report.exitCode == .success, "no finding failed: the exit code stays 0")
+
+        // Links found but none checked (all on other origins): said too, with where to look.
+        report = SampleReports.report(findings: [], checks: [SampleReports.checks[4]])
+        #expect(TextReportRenderer().render(report).contains(
+            "\nwarning: only 4 resources and 0 links were checked: the 1 link found was not checked or skipped (see why above)\n"))
+        // An unreachable root is an infrastructure error already: no second word about it.
+        report = SampleReports.report(findings: [], checks: [], errors: [CrawlProblem(message: "the root is unreachable")])
+        #expect(!TextReportRenderer().render(report).contains("warning:"))
+    }
+
+    /// Occurrences that differ only where in the resource they were found (a DRF HAL API's bare
+    /// string hrefs, all on `/authors/`) are examples that say so, never one line three times.
+    @Test func examplesThatWouldReadAlikeSayWhatDiffers() {
+        let findings = ["books", "authors", "next", "previous"].map { rel in
+            Finding(
+                rule: .formatShape, url: "https://api.example.com/authors/", sourcePointer: "/_links/\(rel)", format: "HAL", relPath: ["authors"],
+                message: "rel '\(rel)' is a bare string href (as drf-hal-json writes): HAL link objects are {\"href\": …}")
+        }
+        let output = TextReportRenderer().render(SampleReports.report(findings: findings, checks: []))
+        #expect(output.contains(
+            "  e.g. GET /authors/ via root → authors at /_links/authors; GET /authors/ via root → authors at /_links/books; GET /authors/ via root → authors at /_links/next … and 1 more\n"))
+        let verbose = TextReportRenderer(listsEveryOccurrence: true).render(SampleReports.report(findings: findings, checks: []))
+        #expect(verbose.contains("  - GET /authors/ via root → authors at /_links/previous\n"))
+        // Alike in every field shown and in the pointer too: the rel, then the referrer, tell them apart.
+        let twice = [
+            Finding(rule: .linkResolves, url: "https://api.example.com/x", rel: "a", relPath: ["x"], referrer: "https://api.example.com/", message: "m"),
+            Finding(rule: .linkResolves, url: "https://api.example.com/x", rel: "a", relPath: ["x"], referrer: "https://api.example.com/y", message: "m"),
+        ]
+        #expect(TextReportRenderer().render(SampleReports.report(findings: twice, checks: [])).contains(
+            "  e.g. GET /x via root → x on /; GET /x via root → x on /y\n"))
     }
 
     @Test func oneEntryPerDefectWithThreeExamplesAndEveryOccurrenceWhenVerbose() {

@@ -285,7 +285,11 @@ struct ContractRules {
 
         let ownLinks = record.extraction.links.filter { !$0.isNested }
         let fetchedKeys: Set<String> = [record.entry.normalisedKey, URLResolution.normalisedKey(url)]
-        for link in ownLinks where link.rel == "self" {
+        // Only a self the format declares (HAL and Siren `self`, JSON:API's top-level `links.self`,
+        // a Link header, Atom, a link array's `"rel": "self"`) names the resource itself. A plain
+        // JSON `url` field is the API's name for a resource, often its canonical one (GitHub's
+        // `/user` has the `url` `/users/octocat`): an alias, not a wrong self.
+        for link in ownLinks where link.rel == "self" && link.format != .plainJSON {
             guard case .url(let target) = link.resolve(with: options.variables) else { continue }
             if !fetchedKeys.contains(URLResolution.normalisedKey(target)) {
                 report(.selfConsistent, pointer: link.source.description, format: link.format.displayName, rel: "self", expected: url, actual: target, "the self link names \(target), not the resource fetched (\(url))")

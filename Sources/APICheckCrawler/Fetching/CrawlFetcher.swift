@@ -59,7 +59,7 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
 /// Both go through the same engine, rules and reports; only the transport differs.
 public protocol CrawlFetcher: Sendable {
     /// A live API (unsafe methods are never sent without `--unsafe`; `OPTIONS` probes them).
-    /// A stub set answers unsafe methods by matching stubs instead.
+    /// A stub set answers unsafe methods by matching stubs instead (or by its `OPTIONS` stubs).
     var isLive: Bool { get }
 
     /// Sends `request` and reads at most `maximumBodyBytes` of the body within `timeout`.
@@ -68,7 +68,8 @@ public protocol CrawlFetcher: Sendable {
     /// For in-memory stub sets: does a stub answer this request (without consuming a sequence)?
     /// With `ignoringBody`, a stub that differs only in what it expects of the body answers (the
     /// link's body has placeholders no `--var` filled). `nil` for live APIs, which cannot be asked
-    /// without sending.
+    /// without sending, and where the crawl should ask `OPTIONS` as it asks a live API (a stub set
+    /// that answers `OPTIONS` for the URL but not the method: a recording of a live crawl).
     func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck?
 }
 

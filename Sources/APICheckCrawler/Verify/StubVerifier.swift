@@ -13,7 +13,7 @@ public struct VerifyOptions: Sendable {
     public var headers: [HTTPHeader]
     /// Values for templated stub paths (`/orders/{id}` needs `id`).
     public var variables: [String: String]
-    /// Methods other than GET and HEAD are sent only when set.
+    /// Unsafe methods (other than GET, HEAD, OPTIONS and TRACE) are sent only when set.
     public var unsafe: Bool
     public var drift: DriftOptions
     public var concurrency: Int
@@ -49,7 +49,7 @@ public struct VerifyOptions: Sendable {
 ///
 /// The stub's side is answered by the same ``StubResponder`` as every transport, with the live
 /// origin as `baseURL`. Stubs whose request cannot be made concrete (a glob path, a template
-/// without `--var` values, an unsafe method without `--unsafe`, a failure stub) are listed as
+/// without `--var` values, an unsafe method without `--unsafe` (OPTIONS is safe, and sent), a failure stub) are listed as
 /// not checked or skipped, with the reason.
 public struct StubVerifier: Sendable {
     /// One stub's outcome, for `--update`.
@@ -233,7 +233,8 @@ public struct StubVerifier: Sendable {
         if stub.response.failure != nil || stub.sequence?.responses.first?.failure != nil {
             return .unverifiable(.skipped(reason: "a failure stub simulates the network, not the API"))
         }
-        guard ["GET", "HEAD"].contains(method) || options.unsafe else {
+        // Safe methods (RFC 9110 §9.2.1) are sent: a recording's OPTIONS answers are checked too.
+        guard HTTPMethodToken.safe.contains(method) || options.unsafe else {
             return .unverifiable(.skipped(reason: "\(method) is not sent to a live API without --unsafe"))
         }
         let headers = stub.request.headers.compactMap { constraint in constraint.value.map { HTTPHeader(name: constraint.name, value: $0) } }
