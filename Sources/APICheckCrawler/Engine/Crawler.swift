@@ -95,69 +95,9 @@ public struct Crawler: Sendable {
         if let failure = frontier.failure { problems.append(CrawlProblem(message: "the crawl is incomplete: \(failure)")) }
         logger.debug("fetched \(state.resourcesConsumed) resources in \(budget.requestsMade) requests in \(ContinuousClock.now - start)")
 
-        if let root = state.rootRecord {
-            switch root.outcome {
-            case .failed(let reason), .timedOut(let reason):
-                problems.append(CrawlProblem(message: "the root \(rootURL) is unreachable: \(reason)", url: rootURL))
-            case .skipped(let reason):
-                problems.append(CrawlProblem(message: "the root was not fetched: \(reason)", url: rootURL))
-            case .response(let status, _) where root.needsCredentials && !options.hasCredentials(for: options.root):
-                problems.append(CrawlProblem(
-                    message: "the root \(rootURL) needs credentials (\(status), WWW-Authenticate: \(root.challenge ?? "")): pass them with --header 'Authorization: …' or --header-from-env",
-                    url: rootURL))
-            case .response(let status, _) where !(200..<300).contains(status):
-                problems.append(CrawlProblem(message: "the root \(rootURL) answered \(status); nothing else could be discovered", url: rootURL))
-            case .response:
-                break
-            }
-        }
-
         let methodChecks = await checkMethods(state.methodRequests, budget: budget)
-        let evaluating = ContinuousClock.now
-        let (checks, checkCounts, linkFindings, spoolFailure) = state.completeChecks(methodChecks: methodChecks, directory: spoolDirectory)
-        logger.debug("rules evaluated for \(checkCounts.reduce(0) { $0 + $1.total }) links (\(checks.count) listed) in \(ContinuousClock.now - evaluating)")
-        if let spoolFailure {
-            problems.append(CrawlProblem(message: "the report is incomplete: \(spoolFailure)"))
-        }
-        var notes: [String] = []
-        if let reason = options.interruption?.reason {
-            problems.append(CrawlProblem(message: "\(reason): the report covers what was checked before; links not reached are reported as skipped"))
-        }
-        if budget.remaining <= .zero {
-            problems.append(CrawlProblem(message: "the crawl's deadline (\(options.deadline)) passed; links not reached are reported as skipped"))
-        }
-        if state.notFetchedForRequestLimit > 0 {
-            notes.append("the request limit (\(options.maximumRequests)) was reached; links not reached are reported as skipped")
-        }
-        for note in notes { logger.notice("\(note)") }
-
-        let assembling = ContinuousClock.now
-        let redaction = options.redaction
-        var report = CrawlReport(
-            tool: tool, root: redaction.url(rootURL), startTime: startDate, duration: ContinuousClock.now - start,
-            shard: options.shard, configuration: options.rules,
-            statistics: CrawlStatistics(resourcesFetched: state.resourcesFetched, requests: budget.requestsMade)
-        )
-        report.setSortedChecks(checks, counts: checkCounts, listsEveryCheck: options.listsEveryCheck)
-        if state.timedOut > 0 {
-            let first = state.firstTimedOut.map { state.timedOut == 1 ? " (\($0))" : " (the first: \($0))" } ?? ""
-            problems.append(CrawlProblem(
-                message: "\(state.timedOut == 1 ? "1 request" : "\(state.timedOut) requests") got no complete answer within --timeout (\(options.timeout))\(first): the links to them are reported as not checked; raise --timeout, or find out why they are slow",
-                url: state.firstTimedOut))
-        }
-        let limitFindings = state.crawlWideLimitFindings()
-        // Limits reached are notices (the log level's documented meaning), once per limit.
-        for finding in limitFindings { logger.notice("\(finding.message)") }
-        let cutBodies = state.findings.filter { $0.rule == .crawlLimit && $0.sourcePointer == nil }.count
-        if cutBodies > 0 { logger.notice("\(cutBodies == 1 ? "1 body was" : "\(cutBodies) bodies were") longer than --max-body (\(options.maximumBodyBytes) bytes): raise --max-body") }
-        let cutPages = state.findings.filter { $0.rule == .crawlLimit && $0.sourcePointer != nil }.count
-        if cutPages > 0 { logger.notice("\(cutPages == 1 ? "1 response had" : "\(cutPages) responses had") more links than --max-links (\(options.maximumLinksPerResponse)): raise --max-links") }
-        report.setFindings(options.rules.apply(to: state.findings + linkFindings + limitFindings).map { redaction.finding($0, relPathRedacted: true) })
-        report.setErrors(problems.map { CrawlProblem(message: redaction.text($0.message), url: $0.url.map(redaction.url)) })
-        report.requestHeaderNames = options.headers.map(\.name)
-        report.sampling = state.sampler.kinds
-        logger.debug("report assembled in \(ContinuousClock.now - assembling)")
-        return report
+        let builder = CrawlReportBuilder(options: options, tool: tool, startDate: startDate, start: start, logger: logger)
+        return builder.report(from: state, methodChecks: methodChecks, budget: budget, problems: problems, directory: spoolDirectory)
     }
 
     // MARK: Fetching
@@ -168,29 +108,17 @@ public struct Crawler: Sendable {
     private func fetchLevel(
         _ level: inout SpillQueue<CrawlFrontier.Entry>.Drain, budget: CrawlBudget, discovery: ProfileDiscovery?, consume: (ResourceRecord) -> Void
     ) async {
-        let concurrency = max(1, options.concurrency)
-        let window = max(concurrency * 4, 64)
         await withTaskGroup(of: (Int, ResourceRecord).self) { group in
-            var started = 0
-            var consumed = 0
-            var waiting: [Int: ResourceRecord] = [:]
-            var running = 0
+            var window = LevelWindow<ResourceRecord>(concurrency: options.concurrency)
             func startMore() {
-                while running < concurrency, started - consumed < window, let entry = level.next() {
-                    let index = started
-                    group.addTask { (index, await self.fetchResource(entry, budget: budget, discovery: discovery)) }
-                    started += 1
-                    running += 1
+                while window.canStart, let entry = level.next() {
+                    let position = window.start()
+                    group.addTask { (position, await self.fetchResource(entry, budget: budget, discovery: discovery)) }
                 }
             }
             startMore()
-            while let (index, record) = await group.next() {
-                running -= 1
-                waiting[index] = record
-                while let ready = waiting.removeValue(forKey: consumed) {
-                    consume(ready)
-                    consumed += 1
-                }
+            while let (position, record) = await group.next() {
+                for ready in window.finish(position, record) { consume(ready) }
                 startMore()
             }
         }
@@ -285,12 +213,12 @@ public struct Crawler: Sendable {
     }
 
     /// Sends `request`, following redirects (bounded, loop-checked, only inside the crawl's
-    /// scope) and retrying 429/503 as `Retry-After` says.
+    /// scope) and retrying 429/503 as `Retry-After` says: ``RedirectState`` decides, this sends.
     func send(_ request: FetchRequest, budget: CrawlBudget) async -> Exchange {
-        var request = request
-        var visited: Set<String> = [URLResolution.normalisedKey(request.url.absoluteString)]
-        var redirects = 0
-        var retries = 0
+        var state = RedirectState(
+            request: request, maximumRedirects: options.maximumRedirects, maximumRetries: options.maximumRetries,
+            maximumRetryDelay: options.maximumRetryDelay, crawlHeaders: options.headers.map(\.name), isInScope: options.isInScope,
+            hasCredentials: options.hasCredentials(for:), redact: options.redaction.url)
         while true {
             do {
                 try await budget.acquire()
@@ -303,56 +231,22 @@ public struct Crawler: Sendable {
             let deadlineBound = remaining < options.timeout
             do {
                 let timeout = min(options.timeout, max(remaining, .milliseconds(1)))
-                response = try await fetcher.fetch(request, maximumBodyBytes: options.maximumBodyBytes, timeout: timeout)
+                response = try await fetcher.fetch(state.request, maximumBodyBytes: options.maximumBodyBytes, timeout: timeout)
             } catch {
-                logger.debug("request failed", metadata: ["url": "\(options.redaction.url(request.url.absoluteString))", "error": "\(error)"])
+                logger.debug("request failed", metadata: ["url": "\(options.redaction.url(state.request.url.absoluteString))", "error": "\(error)"])
                 guard error.kind == .timedOut else { return .failed(error.description) }
                 return .timedOut(deadlineBound
                     ? Self.deadlinePassedReason
                     : "timed out: no complete answer within --timeout (\(options.timeout)); raise --timeout, or find out why it is slow")
             }
-            if [429, 503].contains(response.status), retries < options.maximumRetries {
-                retries += 1
-                let delay = min(Self.retryDelay(response.headers.value(named: "Retry-After"), attempt: retries), options.maximumRetryDelay)
-                guard delay < budget.remaining else { return .response(response, finalURL: request.url) }
-                try? await Task.sleep(for: delay)
-                continue
-            }
-            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers.value(named: "Location") else {
-                return .response(response, finalURL: request.url)
-            }
-            guard let next = URLResolution.resolve(location, against: request.url.absoluteString).flatMap(URL.init(string:)) else {
-                return .failed("the redirect's Location '\(location)' is not a URL")
-            }
-            redirects += 1
-            guard redirects <= options.maximumRedirects else { return .failed("more than \(options.maximumRedirects) redirects (--max-redirects)") }
-            guard visited.insert(URLResolution.normalisedKey(next.absoluteString)).inserted else {
-                return .failed("a redirect loop at \(options.redaction.url(next.absoluteString))")
-            }
-            guard options.isInScope(next) else { return .skipped("redirects to another origin (\(options.redaction.url(next.absoluteString)))") }
-            if response.status == 303 || ([301, 302].contains(response.status) && request.method == "POST") {
-                request.method = "GET"
-                request.body = Data()
-            }
-            // Credentials go to the origins they were given for, never where a redirect points.
-            if !options.hasCredentials(for: next) {
-                let crawlHeaders = Set(options.headers.map { $0.name.lowercased() })
-                request.headers.removeAll { crawlHeaders.contains($0.name.lowercased()) }
-            }
-            request.url = next
-        }
-    }
-
-    /// `Retry-After` as seconds or an HTTP date; without one, exponential back-off from 0.5 s.
-    static func retryDelay(_ value: String?, attempt: Int) -> Duration {
-        if let value = value?.trimmingCharacters(in: .whitespaces) {
-            if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-            if let date = HTTPDate.parse(value) {
-                let seconds = max(0, date.timeIntervalSinceNow)
-                return .milliseconds(Int64(seconds * 1000))
+            switch state.next(after: response.status, headers: response.headers, remaining: budget.remaining) {
+            case .answer(let finalURL): return .response(response, finalURL: finalURL)
+            case .retry(let delay): try? await Task.sleep(for: delay)
+            case .follow: continue
+            case .fail(let reason): return .failed(reason)
+            case .skip(let reason): return .skipped(reason)
             }
         }
-        return .milliseconds(500 << min(attempt - 1, 6))
     }
 
     // MARK: Unsafe methods
