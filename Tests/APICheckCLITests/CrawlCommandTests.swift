@@ -97,7 +97,8 @@ import Testing
         var paths: [String] = []
         for index in 1...3 {
             let path = folder.appendingPathComponent("shard-\(index).json").path
-            _ = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--shard", "\(index)/3", "--format", "json", "--output", path])
+            let shard = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--shard", "\(index)/3", "--format", "json", "--output", path])
+            #expect(shard.stderr.contains("notice: --shard is deprecated") && shard.stderr.contains("--sample"), "\(shard.stderr)")
             paths.append(path)
         }
         let whole = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--format", "json"])
@@ -106,6 +107,17 @@ import Testing
         let wholeReport = try JSONParser().parseValue(Array(whole.stdout.utf8))
         let mergedReport = try JSONParser().parseValue(Array(merged.stdout.utf8))
         #expect(mergedReport["findings"] == wholeReport["findings"])
+        #expect(mergedReport["checkCounts"] == wholeReport["checkCounts"])
+        #expect(mergedReport["checks"].map(Self.untimed) == wholeReport["checks"].map(Self.untimed))
+    }
+
+    /// A check's `durationSeconds` differ from run to run.
+    static func untimed(_ checks: JSONValue) -> JSONValue {
+        guard case .array(let elements) = checks else { return checks }
+        return .array(elements.map { check in
+            guard case .object(let members) = check else { return check }
+            return .object(members.filter { $0.key != "durationSeconds" })
+        })
     }
 }
 
