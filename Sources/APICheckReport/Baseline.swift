@@ -113,14 +113,14 @@ public struct Baseline: Sendable, Hashable {
         }
         // Occurrences a read report counted without listing go with their defect's listed ones.
         var omitted = report.omittedFindings
-        for (defect, count) in report.omittedFindings where knownDefects.contains(defect) || matchedDefects.contains(defect) {
+        for (defect, count) in report.omittedFindings where knownDefects.contains(defect) {
             omitted[defect] = nil
             suppressed += count
             matchedDefects.insert(defect)
         }
         var result = report
-        result.setFindings(kept)
         result.omittedFindings = omitted
+        result.setFindings(kept)
         result.baseline = BaselineSummary(
             suppressed: (report.baseline?.suppressed ?? 0) + suppressed,
             stale: entries.filter { !matched.contains($0.fingerprint) && !($0.defect.map(matchedDefects.contains) ?? false) })

@@ -60,18 +60,17 @@ public struct CheckCount: Sendable, Hashable {
         }
     }
 
+    /// Counts `times` checks for `reason`. Past ``reasonsListed`` distinct reasons, the rest of
+    /// each outcome are counted under ``otherReasons`` (at most one more entry per outcome).
     mutating func countReason(_ outcome: String, _ reason: String, _ times: Int) {
         if let index = reasons.firstIndex(where: { $0.outcome == outcome && $0.reason == reason }) {
             reasons[index].count += times
-        } else if reasons.count < Self.reasonsListed {
+        } else if reasons.count(where: { $0.reason != Self.otherReasons }) < Self.reasonsListed, reason != Self.otherReasons {
             reasons.append(Reason(outcome: outcome, reason: reason, count: times))
         } else if let index = reasons.firstIndex(where: { $0.outcome == outcome && $0.reason == Self.otherReasons }) {
             reasons[index].count += times
         } else {
-            // The last slot becomes the catch-all, keeping what it counted.
-            let last = reasons.removeLast()
             reasons.append(Reason(outcome: outcome, reason: Self.otherReasons, count: times))
-            countReason(last.outcome, last.reason == Self.otherReasons ? last.reason : Self.otherReasons, last.count)
         }
     }
 
@@ -80,7 +79,7 @@ public struct CheckCount: Sendable, Hashable {
     }
 
     /// Adds `other`'s counts (the same place and method, from another shard).
-    mutating func add(_ other: CheckCount) {
+    package mutating func add(_ other: CheckCount) {
         noteIndex(other.firstIndex)
         passed += other.passed
         failed += other.failed
@@ -126,10 +125,6 @@ package struct CheckTally: Sendable {
     }
 
     package init() {}
-
-    package init(_ counts: [CheckCount]) {
-        for count in counts { add(count) }
-    }
 
     package mutating func count(_ check: CheckedLink) {
         count(check.outcome, method: check.method, at: place(check.relPath), index: check.discoveryIndex)

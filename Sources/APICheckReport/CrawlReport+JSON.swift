@@ -92,7 +92,9 @@ extension CrawlReport {
     /// Reads a JSON report (for `apicheck report merge` and tools); errors carry `path:line:column`.
     ///
     /// Derived members (`exitCode`, `counts` other than `resourcesFetched` and `requests`, and
-    /// finding fingerprints) are recomputed, not trusted. Unknown members are ignored.
+    /// finding fingerprints) are recomputed, not trusted; what version 4 counts without listing
+    /// (`checkCounts`, a defect's `count` beyond its listed occurrences) is read as written.
+    /// Unknown members are ignored.
     public init(decoding bytes: [UInt8], path: String? = nil, maximumBytes: Int = 256 << 20) throws(ReportDecodingError) {
         let reader = ReportJSONReader(path: path)
         let root = try reader.object(try reader.parse(bytes, maximumBytes: maximumBytes), "the report")
@@ -150,11 +152,11 @@ extension CrawlReport {
             for node in try reader.array(root, "checkCounts") { tally.add(try CheckCount(node, reader: reader, paths: paths)) }
             checkCounts = tally.counts
         }
-        var defectCounts: [(id: String, count: Int)] = []
+        var defectCounts: [(count: Int, occurrences: [String])] = []
         if version >= 4 {
             for node in try reader.array(root, "defects") {
                 let object = try reader.object(node, "a defect")
-                defectCounts.append((try reader.string(object, "id"), try reader.count(object, "count")))
+                defectCounts.append((try reader.count(object, "count"), try reader.strings(object, "occurrences")))
             }
         }
         var baseline: BaselineSummary?
@@ -176,9 +178,12 @@ extension CrawlReport {
         if let checkCounts {
             let listsEvery = try reader.optionalBool(root, "listsEveryCheck") ?? false
             setSortedChecks(self.checks, counts: checkCounts, listsEveryCheck: listsEvery)
-            let listed = Dictionary(grouping: self.findings, by: { Defect.id(of: $0) }).mapValues(\.count)
-            for (id, count) in defectCounts where count > listed[id, default: 0] {
-                omittedFindings[id] = count - listed[id, default: 0]
+            // What a defect counted but did not list is kept under the defect its listed findings
+            // belong to now (found by fingerprint): a grouping changed since cannot count it twice.
+            let byFingerprint = Dictionary(self.findings.map { ($0.fingerprint, $0) }, uniquingKeysWith: { first, _ in first })
+            for (count, occurrences) in defectCounts where count > occurrences.count {
+                guard let first = occurrences.lazy.compactMap({ byFingerprint[$0] }).first else { continue }
+                omittedFindings[Defect.id(of: first), default: 0] += count - occurrences.count
             }
         }
         requestHeaderNames = try reader.strings(root, "requestHeaders")
@@ -244,7 +249,7 @@ public struct JSONReportRenderer: ReportRenderer {
 }
 
 extension JSONNode {
-    fileprivate var isNull: Bool {
+    var isNull: Bool {
         if case .null = kind { return true }
         return false
     }
@@ -377,99 +382,6 @@ extension Defect {
     }
 }
 
-extension CheckedLink {
-    /// What ``JSONWriter`` in `.pretty` style writes for ``jsonValue`` at `indent`, byte for
-    /// byte (a test holds the two together), without building the value. `path`: the check's
-    /// `via` and `step` in the report's `paths` table.
-    package func writePrettyJSON(indent: Int, path: (via: Int32?, step: String)?, into output: inout String) {
-        let inner = "\n" + String(repeating: "  ", count: indent + 1)
-        func key(_ name: String) {
-            output += inner
-            output += "\""
-            output += name
-            output += "\": "
-        }
-        func string(_ name: String, _ value: String, last: Bool = false) {
-            key(name)
-            JSONWriter.writeString(value, into: &output)
-            if !last { output += "," }
-        }
-        output += "{"
-        string("method", method)
-        string("url", url)
-        if let rel { string("rel", rel) }
-        if let (via, step) = path {
-            if let via {
-                key("via")
-                output += String(via)
-                output += ","
-            }
-            string("step", step)
-        }
-        if let referrer { string("referrer", referrer) }
-        if let sourcePointer { string("sourcePointer", sourcePointer) }
-        if discoveryIndex > 0 {
-            key("index")
-            output += String(discoveryIndex)
-            output += ","
-        }
-        let reason = outcome.reason
-        string("outcome", outcome.name, last: reason == nil && statusCode == nil && duration == nil)
-        if let reason { string("reason", reason, last: statusCode == nil && duration == nil) }
-        if let statusCode {
-            key("statusCode")
-            output += String(statusCode)
-            if duration != nil { output += "," }
-        }
-        if let duration {
-            key("durationSeconds")
-            output += ReportTime.secondsText(duration)
-        }
-        output += "\n" + String(repeating: "  ", count: indent) + "}"
-    }
-
-    package func jsonValue(path: (via: Int32?, step: String)?) -> JSONValue {
-        var members = [JSONMember("method", .string(method)), JSONMember("url", .string(url))]
-        if let rel { members.append(JSONMember("rel", .string(rel))) }
-        if let (via, step) = path {
-            if let via { members.append(JSONMember("via", .number(String(via)))) }
-            members.append(JSONMember("step", .string(step)))
-        }
-        if let referrer { members.append(JSONMember("referrer", .string(referrer))) }
-        if let sourcePointer { members.append(JSONMember("sourcePointer", .string(sourcePointer))) }
-        if discoveryIndex > 0 { members.append(JSONMember("index", .number(String(discoveryIndex)))) }
-        members.append(JSONMember("outcome", .string(outcome.name)))
-        if let reason = outcome.reason { members.append(JSONMember("reason", .string(reason))) }
-        if let statusCode { members.append(JSONMember("statusCode", .number(String(statusCode)))) }
-        if let duration { members.append(JSONMember("durationSeconds", .number(ReportTime.secondsText(duration)))) }
-        return .object(members)
-    }
-
-    package init(_ node: JSONNode, reader: ReportJSONReader, paths: RelPathResolver) throws(ReportDecodingError) {
-        let object = try reader.object(node, "a check")
-        let outcomeNode = try reader.member(object, "outcome")
-        let outcome: Outcome
-        switch try reader.stringValue(outcomeNode, "outcome") {
-        case "passed": outcome = .passed
-        case "failed": outcome = .failed
-        case "notChecked": outcome = .notChecked(reason: try reader.optionalString(object, "reason") ?? "")
-        case "skipped": outcome = .skipped(reason: try reader.optionalString(object, "reason") ?? "")
-        default: throw reader.error("expected passed, failed, notChecked or skipped for \"outcome\"", at: outcomeNode.position)
-        }
-        var statusCode: Int?
-        if let statusNode = object["statusCode"], !statusNode.isNull {
-            let value = try reader.countValue(statusNode, "statusCode")
-            guard value <= 999 else { throw reader.error("expected an HTTP status code for \"statusCode\"", at: statusNode.position) }
-            statusCode = value
-        }
-        self.init(
-            method: try reader.string(object, "method"), url: try reader.string(object, "url"),
-            rel: try reader.optionalString(object, "rel"), relPath: try paths.relPath(of: object, reader: reader),
-            referrer: try reader.optionalString(object, "referrer"), sourcePointer: try reader.optionalString(object, "sourcePointer"),
-            outcome: outcome, statusCode: statusCode, duration: try reader.optionalDuration(object, "durationSeconds"),
-            discoveryIndex: try object["index"].map { node throws(ReportDecodingError) in try reader.countValue(node, "index") } ?? 0)
-    }
-}
 
 extension CrawlReport {
     /// The findings a JSON report lists: the first `limit` of each defect.
@@ -486,45 +398,3 @@ extension CrawlReport {
     }
 }
 
-extension CheckCount {
-    fileprivate func jsonValue(paths: RelPathTable) -> JSONValue {
-        var members: [JSONMember] = []
-        if let (via, step) = paths.members(of: place) {
-            if let via { members.append(JSONMember("via", .number(String(via)))) }
-            members.append(JSONMember("step", .string(step)))
-        }
-        members.append(JSONMember("method", .string(method)))
-        if firstIndex > 0 { members.append(JSONMember("index", .number(String(firstIndex)))) }
-        for (key, value) in [("passed", passed), ("failed", failed), ("notChecked", notChecked), ("skipped", skipped)] {
-            members.append(JSONMember(key, .number(String(value))))
-        }
-        if !reasons.isEmpty {
-            members.append(JSONMember("reasons", .array(reasons.map { reason in
-                .object([
-                    JSONMember("outcome", .string(reason.outcome)), JSONMember("reason", .string(reason.reason)),
-                    JSONMember("count", .number(String(reason.count))),
-                ])
-            })))
-        }
-        return .object(members)
-    }
-
-    init(_ node: JSONNode, reader: ReportJSONReader, paths: RelPathResolver) throws(ReportDecodingError) {
-        let object = try reader.object(node, "a check count")
-        self.init(place: try paths.relPath(of: object, reader: reader), method: try reader.string(object, "method"))
-        passed = try reader.count(object, "passed")
-        failed = try reader.count(object, "failed")
-        notChecked = try reader.count(object, "notChecked")
-        skipped = try reader.count(object, "skipped")
-        if let indexNode = object["index"] { firstIndex = try reader.countValue(indexNode, "index") }
-        for reasonNode in try reader.optionalArray(object, "reasons") {
-            let reasonObject = try reader.object(reasonNode, "a reason")
-            let outcomeNode = try reader.member(reasonObject, "outcome")
-            let outcome = try reader.stringValue(outcomeNode, "outcome")
-            guard outcome == "notChecked" || outcome == "skipped" else {
-                throw reader.error("expected notChecked or skipped for \"outcome\"", at: outcomeNode.position)
-            }
-            countReason(outcome, try reader.string(reasonObject, "reason"), try reader.count(reasonObject, "count"))
-        }
-    }
-}

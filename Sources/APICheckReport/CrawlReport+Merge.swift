@@ -40,6 +40,9 @@ extension CrawlReport {
         if reports.contains(where: { $0.shard == nil }), reports.contains(where: { $0.shard != nil }) {
             throw ReportMergeError(code: .wholeAmongShards)
         }
+        // Whole crawls that count passed checks without listing them cannot be de-duplicated.
+        let wholeCrawls = reports.filter { $0.shard == nil }
+        if wholeCrawls.count > 1 { throw ReportMergeError(code: .wholeCrawls(wholeCrawls.count)) }
         var seen = Set<Shard>()
         for shard in reports.compactMap(\.shard) where !seen.insert(shard).inserted {
             throw ReportMergeError(code: .duplicateShard(shard.description))
@@ -157,6 +160,7 @@ public struct ReportMergeError: Error, Sendable, Hashable, CustomStringConvertib
         case mismatch(what: String, first: String, other: String)
         case wholeAmongShards
         case duplicateShard(String)
+        case wholeCrawls(Int)
     }
 
     private let code: Code
@@ -184,6 +188,8 @@ public struct ReportMergeError: Error, Sendable, Hashable, CustomStringConvertib
             "a whole crawl's report (no \"shard\") is among shard reports: merge only the reports of 'crawl --shard i/n'"
         case .duplicateShard(let shard):
             "shard \(shard) is given twice: merge one report per shard (a re-run job's report replaces the first attempt's)"
+        case .wholeCrawls(let count):
+            "the \(count) reports are whole crawls (no \"shard\"), not shards of one: their links would be counted twice (a report counts its passed checks without listing them); merge the shard reports of one crawl, or give one report to render it again"
         }
     }
 }

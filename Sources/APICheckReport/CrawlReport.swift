@@ -14,9 +14,10 @@ import Foundation
 /// exit(report.exitCode.rawValue)
 /// ```
 ///
-/// Findings, checks and errors are de-duplicated and sorted on construction (findings by URL,
-/// method, rule, source pointer; checks by URL, method, rel, source pointer), so the result does
-/// not depend on the order concurrent work finished in. Times are kept to the millisecond.
+/// Findings, checks and errors are de-duplicated and in report order on construction (findings
+/// and checks by discovery index, then, for reports before version 4, by URL, method and rule or
+/// rel), so the result does not depend on the order concurrent work finished in. Times are kept
+/// to the millisecond.
 public struct CrawlReport: Sendable, Hashable {
     /// The version of the JSON report format this library writes.
     public static let currentSchemaVersion = 4
@@ -123,9 +124,15 @@ public struct CrawlReport: Sendable, Hashable {
         self.baseline = baseline
     }
 
-    /// Replaces the findings (sorted and de-duplicated like the initialiser does).
+    /// Replaces the findings (sorted and de-duplicated like the initialiser does). Occurrences
+    /// counted but not listed (``omittedFindings``) stay only with defects that still have a
+    /// listed finding (a rule turned off drops both).
     public mutating func setFindings(_ findings: [Finding]) {
         self.findings = Self.normalized(findings)
+        if !omittedFindings.isEmpty {
+            let present = Set(self.findings.map { Defect.id(of: $0) })
+            omittedFindings = omittedFindings.filter { present.contains($0.key) }
+        }
     }
 
     /// Replaces the checks (sorted and de-duplicated), every one listed and counted.

@@ -55,6 +55,9 @@ public struct Defect: Sendable, Hashable {
     /// (`--all-occurrences`).
     public static let occurrencesListed = 20
 
+    /// Why a report read back from JSON lists fewer occurrences than it counts.
+    static let omittedNote = "the JSON report it was read from listed the first \(occurrencesListed) of each defect (crawl with --all-occurrences to list every one)"
+
     /// The order of reports: errors first, then the most occurrences, then rule and title.
     package static func precedes(_ lhs: Defect, _ rhs: Defect) -> Bool {
         if lhs.severity != rhs.severity { return lhs.severity > rhs.severity }

@@ -105,8 +105,8 @@ public struct Finding: Sendable, Hashable {
         return FNV1a.hexDigest(input)
     }
 
-    /// The order of every report: URL, method, rule, source pointer, then the remaining fields,
-    /// so output never depends on the order concurrent checks finished in.
+    /// The order of every report: discovery index, then URL, method, rule, source pointer and the
+    /// remaining fields, so output never depends on the order concurrent checks finished in.
     package static func precedes(_ lhs: Finding, _ rhs: Finding) -> Bool {
         if lhs.discoveryIndex != rhs.discoveryIndex { return lhs.discoveryIndex < rhs.discoveryIndex }
         if lhs.url != rhs.url { return lhs.url < rhs.url }

@@ -116,6 +116,9 @@ public struct JUnitReportRenderer: ReportRenderer {
                 text += "\n\(finding.method) \(display.url(finding.url)) \(display.reached(finding))"
                 if let link = finding.linkDescription { text += "\n  link: \(link)" }
             }
+            if defect.count > defect.occurrences.count {
+                text += "\n… and \(defect.count - defect.occurrences.count) more, not listed: \(Defect.omittedNote)"
+            }
             text += "\nreproduce: \(defect.reproduction)"
             if fails(defect.severity) {
                 return [opening + ">", "      <failure type=\"\(x(defect.rule.rawValue))\" message=\"\(x(defect.title))\">\(x(text))</failure>", "    </testcase>"]

@@ -168,7 +168,7 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
                 + "root and --max-requests requests in all. When a limit drops work, the report says so with "
                 + "a finding of this rule that names what was left out, how much, and the flag that raises "
                 + "the limit; it is a warning, so --strict fails on it. Raise the limit, or narrow the crawl "
-                + "(--sample, --shard) when the API is meant to be that large."
+                + "(--sample N) when the API is meant to be that large."
         case .driftStatus:
             "apicheck verify sends each stub's request to the live API and compares the status codes. "
                 + "A different status, above all a different class (a 200 that became a 404), means tests "

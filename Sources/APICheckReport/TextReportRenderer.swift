@@ -120,6 +120,9 @@ public struct TextReportRenderer: ReportRenderer {
                 if let link = finding.linkDescription { lines.append(style("    link: " + clean(link), .dim)) }
                 if let types = finding.typeDescription { lines.append(style("    type: " + clean(types), .dim)) }
             }
+            if defect.count > defect.occurrences.count {
+                lines.append("  - … and \(defect.count - defect.occurrences.count) more, not listed: \(Defect.omittedNote)")
+            }
         } else {
             let shown = defect.occurrences.prefix(Self.exampleCount)
             var line = "  e.g. " + display.lines(shown).map(clean).joined(separator: "; ")

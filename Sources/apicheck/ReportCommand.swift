@@ -7,12 +7,12 @@ import Foundation
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Work with JSON crawl reports: merge the shards of one crawl.",
+        abstract: "Work with JSON crawl reports: render one again, or merge the shards of one crawl.",
         discussion: """
             Examples:
-              apicheck report merge shard-*.json --format junit --output report.xml
-              apicheck report merge shard-*.json --format text --format junit=report.xml --format sarif=report.sarif
-              apicheck report merge shard-*.json --baseline baseline.json --format github
+              apicheck report merge report.json --format junit=report.xml --format sarif=report.sarif
+              apicheck report merge report.json --baseline baseline.json --format github
+              apicheck report merge shard-*.json --format text --format junit=report.xml
             """,
         subcommands: [Merge.self]
     )
@@ -24,47 +24,30 @@ extension ReportCommand {
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge",
-            abstract: "Merge the JSON reports of a sharded crawl into one report, in any format.",
+            abstract: "Render a JSON crawl report again, or merge the reports of a sharded crawl, in any format.",
             discussion: """
-                Reads the JSON reports that the shards of one crawl wrote ('apicheck crawl … \
-                --shard i/n --format json'), keeps identical findings, checks and errors once, \
-                and writes the merged report as 'apicheck crawl' would: the same --format \
-                (repeatable, F[=FILE]), --output, --rule, --strict, --baseline and \
-                --write-baseline. Apply a baseline \
-                here, to the merged report, rather than in each shard: only then are its stale \
-                entries exact.
+                Reads JSON reports ('apicheck crawl --format json=report.json'): one, to render it \
+                again in other formats or against a baseline; or the shards of one crawl \
+                ('--shard i/n', deprecated: every shard fetches the whole API), keeping identical \
+                findings, checks and errors once and adding up the counts. Writes the result as \
+                'apicheck crawl' would: the same --format (repeatable, F[=FILE]), --output, \
+                --rule, --strict, --baseline and --write-baseline.
+
+                A report lists the first 20 occurrences of each defect (unless its crawl had \
+                --all-occurrences) and the checks worth reading (unless --list-checks): what it \
+                left out cannot be brought back here; the counts stay whole.
 
                 Exit status: 0 when no finding fails; 1 when one does (an error, or a warning \
                 with --strict); 2 when a report cannot be read, the reports are not shards of \
-                one crawl (different root, tool, schema version, rule levels or shard count), \
-                a shard is missing or a shard had an infrastructure error.
+                one crawl (different root, tool, schema version, rule levels or shard count, or \
+                two whole crawls), a shard is missing or a shard had an infrastructure error.
 
                 Examples:
-                  apicheck report merge shard-*.json --format junit --output report.xml
-                  apicheck report merge shard-*.json --format text \\
-                      --format junit=report.xml --format sarif=report.sarif
-                  apicheck report merge shard-*.json --baseline baseline.json --format github
-                  apicheck report merge shard-*.json --write-baseline baseline.json
-
-                  # GitHub Actions: four crawl jobs in parallel, then one merge job.
-                  crawl:
-                    strategy: { matrix: { shard: [1, 2, 3, 4] } }
-                    steps:
-                      - run: >-
-                          apicheck crawl "$ROOT" --shard ${{ matrix.shard }}/4
-                          --format json --output shard-${{ matrix.shard }}.json
-                          --max-requests 10000000 || [ $? -eq 1 ]
-                      # exit 1 (findings) still uploads: upload shard-*.json as artifacts
-                  merge:
-                    needs: crawl
-                    steps:
-                      # download the shard-*.json artifacts, then:
-                      - run: >-
-                          apicheck report merge shard-*.json --format text
-                          --format junit=report.xml --format sarif=report.sarif
-                          --format markdown=summary.md
-                      - run: cat summary.md >> "$GITHUB_STEP_SUMMARY"
-                        if: always()
+                  apicheck report merge report.json --format junit=report.xml \\
+                      --format sarif=report.sarif --format markdown=summary.md
+                  apicheck report merge report.json --baseline baseline.json --format github
+                  apicheck report merge report.json --write-baseline baseline.json
+                  apicheck report merge shard-*.json --format text --format junit=report.xml
                 """
         )
 
@@ -72,7 +55,7 @@ extension ReportCommand {
         static let maximumReports = 10_000
 
         @Argument(
-            help: ArgumentHelp("The JSON reports of the shards ('apicheck crawl --shard i/n --format json').", valueName: "report.json"),
+            help: ArgumentHelp("A JSON report ('apicheck crawl --format json=FILE'), or the reports of the shards of one crawl.", valueName: "report.json"),
             completion: .file(extensions: ["json"]))
         var reports: [String]
 
@@ -96,6 +79,13 @@ extension ReportCommand {
                 merged = try CrawlReport.merging(decoded.map(\.report))
             } catch {
                 throw mismatch(error, in: decoded)
+            }
+            // What the reports left out cannot be listed again: say so rather than look complete.
+            if options.allOccurrences, case let omitted = merged.omittedFindings.values.reduce(0, +), omitted > 0 {
+                Output().writeError("apicheck report merge: notice: --all-occurrences cannot list \(omitted) \(omitted == 1 ? "occurrence" : "occurrences") the reports counted without listing them; crawl with --all-occurrences to have every one")
+            }
+            if options.listChecks, !merged.listsEveryCheck {
+                Output().writeError("apicheck report merge: notice: --list-checks cannot list the passed checks the reports counted without listing them; crawl with --list-checks to have every check")
             }
             let code = try options.emit(merged)
             if code != 0 { throw ExitCode(code) }

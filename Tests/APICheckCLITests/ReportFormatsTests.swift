@@ -76,6 +76,18 @@ import Testing
         #expect(try Self.json(try folder.read("r.sarif"))["version"] == "2.1.0")
     }
 
+    /// Every JSON report apicheck writes validates against schemas/report.schema.json, as
+    /// apicheck's own schema engine reads it (the listed form and `--list-checks` both).
+    @Test(arguments: [[String](), ["--list-checks"], ["--all-occurrences", "--sample", "1"]])
+    func theJSONReportValidatesAgainstItsSchema(extra: [String]) throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let crawl = try CLI.run(Self.crawl + ["--format", "json=\(folder.path("r.json"))"] + extra)
+        #expect(crawl.status == 1, "\(crawl.stderr)")
+        let check = try CLI.run(["schema", "check", "schemas/report.schema.json", folder.path("r.json")])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
     @Test func twoFormatsOnStandardOutputAreAUsageError() throws {
         let result = try CLI.run(Self.crawl + ["--format", "text", "--format", "json"])
         #expect(result.status == 2)

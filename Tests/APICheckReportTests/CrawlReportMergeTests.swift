@@ -93,9 +93,12 @@ import Testing
         #expect(counts?.description == "the reports are not shards of one crawl: their shard count differs ('3' and '4')")
 
         // Spellings of one root are one root.
+        var first = base
+        first.shard = Shard(index: 1, count: 2)
         var spelled = base
         spelled.root = "HTTPS://API.example.com:443"
-        #expect(try CrawlReport.merging([base, spelled]).root == base.root)
+        spelled.shard = Shard(index: 2, count: 2)
+        #expect(try CrawlReport.merging([first, spelled]).root == base.root)
     }
 
     @Test func missingShardsMakeTheMergeIncomplete() throws {
@@ -111,8 +114,28 @@ import Testing
         var whole = half
         whole.shard = Shard(index: 2, count: 2)
         #expect(try CrawlReport.merging([half, whole]).errors.isEmpty)
-        // Reports without shards (whole crawls) have nothing to miss.
+        // A report without a shard (a whole crawl) has nothing to miss; two would count twice.
         whole.shard = nil
-        #expect(try CrawlReport.merging([whole, whole]).errors.isEmpty)
+        #expect(try CrawlReport.merging([whole]).errors.isEmpty)
+        let twice = #expect(throws: ReportMergeError.self) { try CrawlReport.merging([whole, whole]) }
+        #expect(twice?.description.contains("whole crawls") == true)
+    }
+
+    /// Reasons beyond the listed eight, of either outcome, are counted under "other reasons"
+    /// (a mix of outcomes once swapped the last slot back and forth forever).
+    @Test func aPlaceWithManyReasonsOfBothOutcomesCountsEveryOne() {
+        var count = CheckCount(place: ["a"], method: "GET")
+        for index in 0..<7 { count.count(.notChecked(reason: "needs variables: v\(index)")) }
+        count.count(.skipped(reason: "redirects to another origin (https://x\(0).test/)"))
+        count.count(.notChecked(reason: "timed out"))
+        count.count(.skipped(reason: "deeper than --max-depth 3"))
+        count.count(.notChecked(reason: "timed out"))
+        #expect(count.notChecked == 9 && count.skipped == 2)
+        #expect(count.reasons.reduce(0) { $0 + $1.count } == 11)
+        #expect(count.reasons.count <= CheckCount.reasonsListed + 2)
+        #expect(count.reasons.contains { $0.reason == CheckCount.otherReasons && $0.outcome == "notChecked" && $0.count == 2 })
+        var merged = count
+        merged.add(count)
+        #expect(merged.reasons.reduce(0) { $0 + $1.count } == 22)
     }
 }

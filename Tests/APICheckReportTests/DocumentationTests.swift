@@ -37,9 +37,15 @@ import Testing
         let schema = try JSONParser().parseValue(Array(try read("schemas/report.schema.json").utf8))
         let everything = Finding(
             rule: .typeMatches, url: "u", rel: "r", declaredType: "d", servedType: "s", sourcePointer: "/p", format: "HAL", relPath: ["x", "r"],
-            referrer: "f", expected: "e", actual: "a", message: "m")
+            referrer: "f", expected: "e", actual: "a", message: "m", discoveryIndex: 7)
+        // Every member written somewhere: discovery indices too (none in reports before version 4).
+        let checks = SampleReports.checks.enumerated().map { position, check in
+            var check = check
+            check.discoveryIndex = position + 1
+            return check
+        }
         var report = SampleReports.report(
-            findings: [everything], checks: SampleReports.checks, errors: [CrawlProblem(message: "m", url: "u")], shard: Shard(index: 1, count: 2))
+            findings: [everything], checks: checks, errors: [CrawlProblem(message: "m", url: "u")], shard: Shard(index: 1, count: 2))
         report = Baseline(findings: [SampleReports.brokenPoster]).apply(to: report)
         report.requestHeaderNames = ["Authorization"]
         report.sampling = [SampledKind(kind: "root → items[*]", seen: 9, checked: 3)]
@@ -61,6 +67,11 @@ import Testing
             for check in checks { checkKeys.formUnion(keys(check)) }
         }
         #expect(checkKeys == keys(schema.value(at: "/$defs/check/properties")))
+        var countKeys = Set<String>()
+        if case .array(let counts)? = written["checkCounts"] {
+            for count in counts { countKeys.formUnion(keys(count)) }
+        }
+        #expect(countKeys == keys(schema.value(at: "/$defs/checkCount/properties")))
         var stepKeys = Set<String>()
         if case .array(let steps)? = written["paths"] {
             for step in steps { stepKeys.formUnion(keys(step)) }

@@ -6,6 +6,8 @@ import APICheckReport
 struct CheckPlaces {
     /// The place of links found on the root.
     static let root: Int32 = -1
+    /// The key parent of the `…` that folded places start with (never a place itself).
+    private static let foldParent: Int32 = -2
 
     private struct Key: Hashable {
         var parent: Int32
@@ -26,7 +28,8 @@ struct CheckPlaces {
         guard parent >= 0, folded[Int(parent)] || depths[Int(parent)] >= RelPath.placeDepth else {
             return id(step, under: parent, folded: false)
         }
-        let ellipsis = id(RelPath.folded, under: Self.root, folded: true)
+        // Under a parent of its own: a rel really named `…` on the root is another place.
+        let ellipsis = id(RelPath.folded, under: Self.foldParent, folded: true)
         return id(step, under: id(steps[Int(parent)], under: ellipsis, folded: true), folded: true)
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// What one request does next after each answer: the redirect and retry rules of a crawl as a
 /// pure value (no I/O, no clock), in the manner of AsyncHTTPClient's `RedirectState`. The crawler
-/// sends, hands each answer to ``next(after:headers:)`` and does what it says.
+/// sends, hands each answer to ``next(after:headers:remaining:)`` and does what it says.
 ///
 /// Redirects are followed up to a limit, loop-checked by normalised URL and only inside the
 /// crawl's scope; a 303 (and a 301/302 of a POST) becomes a GET without a body; the crawl's own
