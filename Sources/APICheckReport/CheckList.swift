@@ -57,9 +57,13 @@ public struct CheckList: Sequence, Sendable, Hashable, ExpressibleByArrayLiteral
     /// Why the checks could not all be read back from their temporary file the last time they
     /// were, if so: a report written then is incomplete.
     package var readFailure: String? {
+        if let inheritedFailure { return inheritedFailure }
         if case .spooled(let records) = storage { return records.readFailure }
         return nil
     }
+
+    /// Why the list this one was filtered from could not be read whole, if so.
+    package var inheritedFailure: String?
 
     /// Whether there are no checks.
     public var isEmpty: Bool { count == 0 }

@@ -158,7 +158,16 @@ public struct CrawlReport: Sendable, Hashable {
         guard listsEveryCheck else { return }
         listsEveryCheck = false
         guard checks.contains(where: { !$0.outcome.isWorthListing }) else { return }
-        checks = CheckList(checks.filter(\.outcome.isWorthListing))
+        guard checks.isSpooled else {
+            checks = CheckList(checks.filter(\.outcome.isWorthListing))
+            return
+        }
+        // Millions of listed checks (a large verify, a merge) stay in a temporary file.
+        let builder = CheckListBuilder(directory: SpoolDirectory(), memoryLimit: 20_000, redaction: checks.redaction)
+        for check in checks where check.outcome.isWorthListing { builder.append(check) }
+        var filtered = builder.finish()
+        filtered.inheritedFailure = checks.readFailure ?? builder.failure.map { "\($0)" }
+        checks = filtered
     }
 
     private static func tally(_ checks: [CheckedLink]) -> [CheckCount] {

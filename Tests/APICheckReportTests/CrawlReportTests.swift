@@ -89,6 +89,23 @@ import Testing
         #expect(elapsed < .seconds(60), "\(elapsed)")
     }
 
+    /// A spooled list (`--list-checks` of a large crawl, a large merge) is filtered through a
+    /// temporary file, not into memory; the counts stay whole.
+    @Test func listingOnlyWhatIsWorthReadingKeepsALargeListSpooled() {
+        let checks = (1...30_000).map { index in
+            CheckedLink(url: "https://h/r/\(index)", rel: "item", relPath: ["item[\(index)]"], outcome: index % 6 == 0 ? .passed : .failed, discoveryIndex: index)
+        }
+        var report = SampleReports.report(checks: checks)
+        let builder = CheckListBuilder(directory: SpoolDirectory(), memoryLimit: 100)
+        for check in report.checks { builder.append(check) }
+        report.setSortedChecks(builder.finish(), counts: report.checkCounts, listsEveryCheck: true)
+        #expect(report.checks.isSpooled)
+        report.listOnlyChecksWorthReading()
+        #expect(report.checks.isSpooled && report.checks.count == 25_000 && report.checks.allSatisfy { $0.outcome == .failed })
+        #expect(report.counts.linksFound == 30_000 && report.counts.linksChecked == 30_000 && !report.listsEveryCheck)
+        #expect(report.checks.readFailure == nil)
+    }
+
     @Test func settersKeepTheOrder() {
         var report = SampleReports.report(findings: [])
         report.setFindings([SampleReports.jpgType, SampleReports.embeddedArray, SampleReports.jpgType])
