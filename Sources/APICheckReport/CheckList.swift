@@ -17,41 +17,19 @@ public struct CheckList: Sequence, Sendable, Hashable, ExpressibleByArrayLiteral
     package var redaction: Redaction?
     /// How many checks there are.
     public let count: Int
-    /// How many checks have each outcome kind.
-    package let outcomes: OutcomeCounts
-
-    /// Checks by outcome: requested (passed or failed), not checked, skipped.
-    package struct OutcomeCounts: Sendable, Hashable {
-        package var checked = 0
-        package var notChecked = 0
-        package var skipped = 0
-
-        mutating func count(_ outcome: CheckedLink.Outcome) {
-            switch outcome {
-            case .passed, .failed: checked += 1
-            case .notChecked: notChecked += 1
-            case .skipped: skipped += 1
-            }
-        }
-    }
-
     /// Checks held in memory, in the order given (``CrawlReport`` sorts them).
     public init(_ checks: [CheckedLink]) {
         storage = .memory(checks)
         count = checks.count
-        var outcomes = OutcomeCounts()
-        for check in checks { outcomes.count(check.outcome) }
-        self.outcomes = outcomes
     }
 
     public init(arrayLiteral elements: CheckedLink...) {
         self.init(elements)
     }
 
-    init(spooled records: SpooledRecords<CheckedLink>, outcomes: OutcomeCounts) {
+    init(spooled records: SpooledRecords<CheckedLink>) {
         storage = .spooled(records)
         count = records.count
-        self.outcomes = outcomes
     }
 
     /// Why the checks could not all be read back from their temporary file the last time they
@@ -159,7 +137,6 @@ package final class CheckListBuilder {
     private let memoryLimit: Int
     private var checks: [CheckedLink] = []
     private var writer: SpoolFileWriter?
-    private var outcomes = CheckList.OutcomeCounts()
     /// Set when the file could not be written; later checks then stay in memory, the report is
     /// incomplete and says so (the crawl exits 2).
     package private(set) var failure: SpoolIOError?
@@ -174,7 +151,6 @@ package final class CheckListBuilder {
     }
 
     package func append(_ check: CheckedLink) {
-        outcomes.count(check.outcome)
         if let writer {
             do {
                 try writer.append(check)
@@ -206,7 +182,7 @@ package final class CheckListBuilder {
         if let writer {
             do {
                 try writer.finish()
-                list = CheckList(spooled: SpooledRecords(finishedFile: writer.path, count: writer.count, directory: directory), outcomes: outcomes)
+                list = CheckList(spooled: SpooledRecords(finishedFile: writer.path, count: writer.count, directory: directory))
             } catch {
                 failure = error
                 list = CheckList([])
