@@ -224,7 +224,8 @@ import Testing
             "POST /orders/42/items 201", "POST /orders/43/items 201", "PUT /orders/42 200", "PUT /orders/43 200",
         ])
         #expect(!crawl.requests.contains { $0.hasPrefix("FETCH") }, "an invalid method is never sent")
-        let post = try #require(crawl.fetcher.responder.journal.all.first { $0.request.method == "POST" })
+        // Method checks are sent concurrently: the journal's order is not the links' order.
+        let post = try #require(crawl.fetcher.responder.journal.all.first { $0.request.method == "POST" && $0.url.path == "/orders/42/items" })
         #expect(post.bodyText == "orderNumber=42&quantity=1", "the action's fields with values, form-encoded")
     }
 
