@@ -58,6 +58,8 @@ struct CrawlCommand: AsyncParsableCommand {
               apicheck crawl http://localhost:8080/ --var id=p-1001 --strict \\
                   --rule duplicate-rel=off
               apicheck crawl https://api.example.com/ --sample 3 --format json=report.json
+              apicheck crawl https://api.example.com/ --format json=every-check.json \\
+                  --list-checks --all-occurrences
               apicheck crawl https://api.example.com/ --write-baseline baseline.json
               apicheck crawl https://api.example.com/ --record stubs/recorded
               apicheck crawl https://api.example.com/ --baseline baseline.json \\
