@@ -73,10 +73,11 @@ struct CrawlState {
             let linkRelPath = relPath.appending(label)
             let place = places.place(label, under: resourcePlace)
             let resolved = ResolvedTarget(link, variables: options.variables)
-            if var (check, found) = rules.discover(
+            if let (discovered, found) = rules.discover(
                 link, resolved, relPath: linkRelPath, referrer: referrer, discoveryIndex: linksFound,
                 methodSlot: { methodSlot(for: $0, url: $1, key: $2) })
             {
+                var check = discovered
                 check.place = place
                 pending.append(check)
                 findings += found
