@@ -11,7 +11,9 @@ let package = Package(
         .library(name: "APICheckResponder", targets: ["APICheckResponder"]),
         .library(name: "APICheckInterceptor", targets: ["APICheckInterceptor"]),
         .library(name: "APICheckTesting", targets: ["APICheckTesting"]),
-        .library(name: "APICheckReport", targets: ["APICheckReport"]),
+        .library(name: "APICheckFindings", targets: ["APICheckFindings"]),
+        .library(name: "APICheckReportFormats", targets: ["APICheckReportFormats"]),
+        .library(name: "APICheckHypermedia", targets: ["APICheckHypermedia"]),
         .library(name: "APICheckServer", targets: ["APICheckServer"]),
         .library(name: "APICheckRecording", targets: ["APICheckRecording"]),
         .executable(name: "apicheck", targets: ["apicheck"]),
@@ -68,7 +70,7 @@ let package = Package(
             ]
         ),
         // What the interceptor and the server share: stub state, sequences, journal, answering.
-        .target(name: "APICheckResponder", dependencies: ["APICheckModel", "APICheckTemplates"]),
+        .target(name: "APICheckResponder", dependencies: ["APICheckModel", "APICheckJSON", "APICheckTemplates"]),
         // In-process stubbing for apps and tests: neither NIO nor libxml2 (apps link it).
         .target(
             name: "APICheckInterceptor",
@@ -90,17 +92,37 @@ let package = Package(
         .target(
             name: "APICheckRecording",
             dependencies: [
-                "APICheckModel", "APICheckJSON", "APICheckTemplates", "APICheckReport", .product(name: "Logging", package: "swift-log"),
+                "APICheckModel", "APICheckJSON", "APICheckXML", "APICheckTemplates", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Findings, rules and every report format of `apicheck crawl`: pure values and string renderers.
-        .target(name: "APICheckReport", dependencies: ["APICheckModel", "APICheckJSON"]),
-        // Hypermedia contract checking: link extraction, URI templates, media types, rules, the crawl
-        // engine and the in-memory stub-set fetcher. No sockets.
+        // Records on disk, written append-only and read back in order: what a crawl or a report
+        // merge keeps out of memory at scale.
+        .target(name: "APICheckSpool"),
+        // What a check found: findings, defects, rule ids, severities, checked links and their counts,
+        // the crawl report as values. No rendering.
+        .target(name: "APICheckFindings", dependencies: ["APICheckModel", "APICheckJSON", "APICheckSpool"]),
+        // Every report format (text, JSON v4, JUnit, GitHub, SARIF, Markdown), report files read
+        // back, baselines applied, shard reports merged.
+        .target(
+            name: "APICheckReportFormats", dependencies: ["APICheckFindings", "APICheckModel", "APICheckJSON", "APICheckXML", "APICheckSpool"]
+        ),
+        // What a hypermedia response says: links of every format, media types, URI templates. Shared
+        // by the crawler, lint, the verifier and the recorder's tools.
+        .target(name: "APICheckHypermedia", dependencies: ["APICheckModel", "APICheckJSON", "APICheckXML"]),
+        // The crawl engine: frontier, rules, profiles, the fetcher seam and the in-memory stub-set
+        // fetcher. No sockets.
         .target(
             name: "APICheckCrawler",
             dependencies: [
-                "APICheckModel", "APICheckJSON", "APICheckXML", "APICheckResponder", "APICheckReport", "APICheckSchema", "APICheckTemplates",
+                "APICheckModel", "APICheckJSON", "APICheckResponder", "APICheckFindings", "APICheckSpool", "APICheckHypermedia", "APICheckSchema",
+                "APICheckTemplates", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Drift: replay a stub set's requests against a live API and compare its answers.
+        .target(
+            name: "APICheckVerifier",
+            dependencies: [
+                "APICheckCrawler", "APICheckHypermedia", "APICheckFindings", "APICheckModel", "APICheckJSON", "APICheckResponder",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -120,7 +142,7 @@ let package = Package(
         .target(
             name: "APICheckServer",
             dependencies: [
-                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckResponder", "CAPICheckMalloc",
+                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckResponder", "CAPICheckMalloc",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),
@@ -132,7 +154,7 @@ let package = Package(
             name: "apicheck",
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
-                "APICheckReport", "APICheckServer", "APICheckRecording", "APICheckSchema", "CAPICheckMalloc",
+                "APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckHypermedia", "APICheckVerifier", "APICheckServer", "APICheckRecording", "APICheckSchema", "CAPICheckMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
@@ -142,7 +164,7 @@ let package = Package(
             name: "apicheck-bench",
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckXML", "APICheckInterceptor", "APICheckCrawler", "APICheckHTTPFetcher",
-                .product(name: "Logging", package: "swift-log"),
+                "APICheckHypermedia", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),
@@ -154,18 +176,21 @@ let package = Package(
             name: "apicheck-fuzz",
             dependencies: [
                 "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckCrawler", "APICheckServer", "APICheckSchema",
-                .product(name: "Logging", package: "swift-log"),
+                "APICheckHypermedia", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["CLI"])),
             ]
         ),
         .testTarget(
             name: "TransportParityTests",
-            dependencies: ["APICheckInterceptor", "APICheckServer", "APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles"]
+            dependencies: [
+                "APICheckInterceptor", "APICheckServer", "APICheckCrawler", "APICheckHypermedia", "APICheckFindings", "APICheckReportFormats",
+                "APICheckSpool", "APICheckModel", "APICheckJSON", "APICheckStubFiles",
+            ]
         ),
         .testTarget(
             name: "APICheckRecordingTests",
-            dependencies: ["APICheckRecording", "APICheckStubFiles", "APICheckResponder", "APICheckModel", "APICheckJSON"]
+            dependencies: ["APICheckRecording", "APICheckStubFiles", "APICheckResponder", "APICheckModel", "APICheckJSON", "APICheckXML"]
         ),
         .testTarget(name: "APICheckXMLTests", dependencies: ["APICheckXML", "CAPICheckLibXML2"]),
         .testTarget(name: "APICheckJSONTests", dependencies: ["APICheckJSON"]),
@@ -181,15 +206,19 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "APICheckCLITests", dependencies: ["APICheckJSON", "APICheckReport", "APICheckXML"],
+            name: "APICheckCLITests", dependencies: ["APICheckJSON", "APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckXML"],
             // The independent upstream the recording tests start with python3, by path.
             exclude: ["Upstream"]
         ),
-        .testTarget(name: "APICheckReportTests", dependencies: ["APICheckReport", "APICheckModel", "APICheckJSON", "APICheckXML"]),
+        .testTarget(
+            name: "APICheckReportTests",
+            dependencies: ["APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckModel", "APICheckJSON", "APICheckXML"]
+        ),
         .testTarget(
             name: "APICheckCrawlerTests",
             dependencies: [
-                "APICheckCrawler", "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckReport", "APICheckResponder", "APICheckSchema",
+                "APICheckCrawler", "APICheckHypermedia", "APICheckVerifier", "APICheckModel", "APICheckJSON", "APICheckStubFiles",
+                "APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckResponder", "APICheckSchema", "APICheckXML",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,6 +1,6 @@
 import APICheckJSON
 import APICheckModel
-import APICheckReport
+import APICheckXML
 import Foundation
 
 /// A stub as a recording writes it: the request it matches and the answers recorded for it.
@@ -128,7 +128,7 @@ enum StubDocument {
     }
 
     /// Attribute content, escaped as the XML reports escape it.
-    static func attribute(_ value: String) -> String { Escaping.xml(value) }
+    static func attribute(_ value: String) -> String { XMLText.escaped(value) }
 
     static func text(_ value: String) -> String {
         value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

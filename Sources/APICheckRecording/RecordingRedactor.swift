@@ -1,6 +1,5 @@
 import APICheckJSON
 import APICheckModel
-import APICheckReport
 import Foundation
 
 /// Replaces secrets before anything is written: values of credential headers and cookies, of

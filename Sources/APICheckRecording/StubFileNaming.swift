@@ -1,5 +1,4 @@
 import APICheckModel
-import APICheckReport
 import Foundation
 
 /// Readable, safe file names for recorded stubs, from the request: `GET /orders/42?page=2` →

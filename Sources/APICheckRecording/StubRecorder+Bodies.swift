@@ -1,6 +1,5 @@
 import APICheckJSON
 import APICheckModel
-import APICheckReport
 import APICheckTemplates
 import Foundation
 

@@ -1,5 +1,6 @@
 import APICheckCrawler
 import APICheckHTTPFetcher
+import APICheckHypermedia
 import Foundation
 import Logging
 

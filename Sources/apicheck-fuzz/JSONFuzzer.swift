@@ -1,4 +1,5 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckJSON
 
 /// `json`: ``JSONParser`` on arbitrary bytes.

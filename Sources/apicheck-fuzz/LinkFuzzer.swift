@@ -1,4 +1,5 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckModel
 
 /// `links` and `link-header`: the link extractors of the crawler.

@@ -1,4 +1,5 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckModel
 import Foundation
 

@@ -1,8 +1,10 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckJSON
 import APICheckModel
 import APICheckStubFiles
 import APICheckTemplates
+import APICheckVerifier
 import ArgumentParser
 import Foundation
 

@@ -1,7 +1,9 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckModel
 import APICheckSchema
 import APICheckStubFiles
+import APICheckVerifier
 import ArgumentParser
 import Foundation
 

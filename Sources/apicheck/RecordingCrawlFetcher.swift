@@ -1,6 +1,8 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckModel
 import APICheckRecording
+import APICheckVerifier
 import Foundation
 
 /// `crawl --record DIR`: the crawl's own fetcher, with every whole answer from the root's origin

@@ -1,5 +1,7 @@
+import APICheckFindings
 import APICheckModel
-import APICheckReport
+import APICheckReportFormats
+import APICheckSpool
 import ArgumentParser
 import Foundation
 

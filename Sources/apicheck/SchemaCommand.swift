@@ -1,7 +1,9 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckJSON
 import APICheckModel
 import APICheckSchema
+import APICheckVerifier
 import ArgumentParser
 import Foundation
 

@@ -1,6 +1,8 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckJSON
 import APICheckSchema
+import APICheckVerifier
 import ArgumentParser
 import Foundation
 

@@ -1,7 +1,9 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckJSON
 import APICheckModel
 import APICheckSchema
+import APICheckVerifier
 
 /// `apicheck schema lint`: a schema file's problems as located diagnostics. It must compile
 /// (valid keywords, resolvable `$ref`s, patterns that are ECMA-262), validate against its draft's

@@ -1,9 +1,11 @@
 import APICheckCrawler
 import APICheckHTTPFetcher
+import APICheckHypermedia
 import APICheckModel
 import APICheckRecording
 import APICheckServer
 import APICheckStubFiles
+import APICheckVerifier
 import ArgumentParser
 import Dispatch
 import Foundation

@@ -1,9 +1,13 @@
 import APICheckCrawler
+import APICheckFindings
 import APICheckHTTPFetcher
+import APICheckHypermedia
 import APICheckModel
 import APICheckRecording
-import APICheckReport
+import APICheckReportFormats
+import APICheckSpool
 import APICheckStubFiles
+import APICheckVerifier
 import ArgumentParser
 import Foundation
 import Logging

@@ -1,8 +1,12 @@
 import APICheckCrawler
+import APICheckFindings
+import APICheckHypermedia
 import APICheckJSON
 import APICheckModel
-import APICheckReport
+import APICheckReportFormats
 import APICheckSchema
+import APICheckSpool
+import APICheckVerifier
 import Foundation
 import Testing
 

@@ -1,8 +1,10 @@
 import APICheckModel
+import APICheckVerifier
 import Foundation
 import Testing
 
 @testable import APICheckCrawler
+@testable import APICheckHypermedia
 
 /// The crawl's state machines without any I/O: what a request does after each answer, and the
 /// order a level's answers are taken in.

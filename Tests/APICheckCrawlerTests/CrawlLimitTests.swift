@@ -1,6 +1,10 @@
 import APICheckCrawler
-import APICheckReport
+import APICheckFindings
+import APICheckHypermedia
+import APICheckReportFormats
+import APICheckSpool
 import APICheckStubFiles
+import APICheckVerifier
 import Foundation
 import Testing
 

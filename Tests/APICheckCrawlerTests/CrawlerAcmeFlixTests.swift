@@ -1,8 +1,12 @@
 import APICheckCrawler
+import APICheckFindings
+import APICheckHypermedia
 import APICheckModel
-import APICheckReport
+import APICheckReportFormats
 import APICheckResponder
+import APICheckSpool
 import APICheckStubFiles
+import APICheckVerifier
 import Foundation
 import Testing
 

@@ -1,7 +1,11 @@
 import APICheckCrawler
+import APICheckFindings
+import APICheckHypermedia
 import APICheckModel
-import APICheckReport
+import APICheckReportFormats
+import APICheckSpool
 import APICheckStubFiles
+import APICheckVerifier
 import Foundation
 import Logging
 import Testing

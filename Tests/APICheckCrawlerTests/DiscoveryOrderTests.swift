@@ -1,10 +1,14 @@
+import APICheckFindings
 import APICheckModel
-import APICheckReport
+import APICheckReportFormats
+import APICheckSpool
 import APICheckStubFiles
+import APICheckVerifier
 import Foundation
 import Testing
 
 @testable import APICheckCrawler
+@testable import APICheckHypermedia
 
 /// The version 4 report of every fixture stub set: the same bytes at any concurrency, and the
 /// merge of four shards (written and read back as JSON) is the unsharded report.

@@ -1,5 +1,9 @@
 import APICheckCrawler
-import APICheckReport
+import APICheckFindings
+import APICheckHypermedia
+import APICheckReportFormats
+import APICheckSpool
+import APICheckVerifier
 import Foundation
 import Testing
 

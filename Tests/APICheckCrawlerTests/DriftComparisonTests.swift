@@ -1,6 +1,10 @@
 import APICheckCrawler
+import APICheckFindings
+import APICheckHypermedia
 import APICheckModel
-import APICheckReport
+import APICheckReportFormats
+import APICheckSpool
+import APICheckVerifier
 import Foundation
 import Testing
 

@@ -1,6 +1,8 @@
+import APICheckVerifier
 import Testing
 
 @testable import APICheckCrawler
+@testable import APICheckHypermedia
 
 // The crawl's hot paths, rewritten for speed, held to the plain definitions they replaced.
 

@@ -1,7 +1,9 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckModel
 import APICheckResponder
 import APICheckStubFiles
+import APICheckVerifier
 import Foundation
 import Testing
 

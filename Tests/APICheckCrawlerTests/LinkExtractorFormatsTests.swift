@@ -1,5 +1,7 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckModel
+import APICheckVerifier
 import Testing
 
 @Suite struct LinkExtractorFormatsTests {

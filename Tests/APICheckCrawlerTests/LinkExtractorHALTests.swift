@@ -1,4 +1,6 @@
 import APICheckCrawler
+import APICheckHypermedia
+import APICheckVerifier
 import Testing
 
 @Suite struct LinkExtractorHALTests {

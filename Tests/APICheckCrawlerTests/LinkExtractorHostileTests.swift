@@ -1,5 +1,7 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckModel
+import APICheckVerifier
 import Testing
 
 /// Untrusted responses give notes, never crashes, and stay within their bounds.

@@ -1,6 +1,8 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckModel
 import APICheckStubFiles
+import APICheckVerifier
 import Foundation
 import Testing
 

@@ -1,5 +1,7 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckJSON
+import APICheckVerifier
 import Testing
 
 @Suite struct LinkTests {

@@ -1,11 +1,15 @@
+import APICheckFindings
 import APICheckJSON
 import APICheckModel
-import APICheckReport
+import APICheckReportFormats
+import APICheckSpool
 import APICheckStubFiles
+import APICheckVerifier
 import Foundation
 import Testing
 
 @testable import APICheckCrawler
+@testable import APICheckHypermedia
 
 /// A crawl that writes its pending links and checks to temporary files reports exactly what a
 /// crawl that keeps them in memory reports, for every fixture stub set, and leaves no files.

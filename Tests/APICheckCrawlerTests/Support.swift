@@ -1,5 +1,7 @@
 import APICheckCrawler
+import APICheckHypermedia
 import APICheckModel
+import APICheckVerifier
 
 /// Extracts links from a body given as text.
 func extract(

@@ -1,4 +1,6 @@
 import APICheckCrawler
+import APICheckHypermedia
+import APICheckVerifier
 import Testing
 
 /// The variable set of RFC 6570 §3.2 (a superset of §1.2's); `keys` in the RFC's order.

@@ -1,4 +1,6 @@
-@testable import APICheckReport
+@testable import APICheckFindings
+@testable import APICheckReportFormats
+import APICheckSpool
 import Foundation
 import Testing
 

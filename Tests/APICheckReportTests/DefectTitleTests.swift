@@ -1,4 +1,6 @@
-import APICheckReport
+import APICheckFindings
+import APICheckReportFormats
+import APICheckSpool
 import Testing
 
 /// A defect's title is true of every occurrence and names no origin (trials on real APIs: a DRF

@@ -1,5 +1,7 @@
+import APICheckFindings
 import APICheckJSON
-import APICheckReport
+import APICheckReportFormats
+import APICheckSpool
 import Foundation
 import Testing
 

@@ -1,5 +1,7 @@
+import APICheckSpool
 import APICheckModel
-@testable import APICheckReport
+@testable import APICheckFindings
+@testable import APICheckReportFormats
 import Testing
 
 @Suite struct FindingTests {

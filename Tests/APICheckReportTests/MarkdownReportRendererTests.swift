@@ -1,4 +1,6 @@
-import APICheckReport
+import APICheckFindings
+import APICheckReportFormats
+import APICheckSpool
 import Testing
 
 @Suite struct MarkdownReportRendererTests {

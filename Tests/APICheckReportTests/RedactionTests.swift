@@ -1,5 +1,8 @@
+import APICheckFindings
 import APICheckModel
-import APICheckReport
+import APICheckReportFormats
+import APICheckSpool
+import APICheckXML
 import Testing
 
 @Suite struct RedactionTests {
@@ -88,10 +91,10 @@ import Testing
 
 @Suite struct EscapingTests {
     @Test func xml() {
-        #expect(Escaping.xml("a&b<c>d\"e'f") == "a&amp;b&lt;c&gt;d&quot;e&apos;f")
-        #expect(Escaping.xml("\t\n\r") == "&#9;&#10;&#13;")
-        #expect(Escaping.xml("\u{0}\u{8}\u{B}\u{1F}\u{FFFE}\u{FFFF}") == "\\u{0}\\u{8}\\u{B}\\u{1F}\\u{FFFE}\\u{FFFF}")
-        #expect(Escaping.xml("é 🎬 \u{7F} \u{85} \u{FFFD}") == "é 🎬 \u{7F} \u{85} \u{FFFD}")
+        #expect(XMLText.escaped("a&b<c>d\"e'f") == "a&amp;b&lt;c&gt;d&quot;e&apos;f")
+        #expect(XMLText.escaped("\t\n\r") == "&#9;&#10;&#13;")
+        #expect(XMLText.escaped("\u{0}\u{8}\u{B}\u{1F}\u{FFFE}\u{FFFF}") == "\\u{0}\\u{8}\\u{B}\\u{1F}\\u{FFFE}\\u{FFFF}")
+        #expect(XMLText.escaped("é 🎬 \u{7F} \u{85} \u{FFFD}") == "é 🎬 \u{7F} \u{85} \u{FFFD}")
     }
 
     @Test func github() {

@@ -1,8 +1,10 @@
 import APICheckJSON
+import APICheckSpool
 import Foundation
 import Testing
 
-@testable import APICheckReport
+@testable import APICheckFindings
+@testable import APICheckReportFormats
 
 @Suite struct RelPathTests {
     @Test func aPathExtendsItsParent() {

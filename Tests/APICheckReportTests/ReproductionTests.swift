@@ -1,4 +1,6 @@
-import APICheckReport
+import APICheckFindings
+import APICheckReportFormats
+import APICheckSpool
 import Testing
 
 /// A reproduction sends what the crawl sent, never more: without --unsafe a `DELETE` link was only

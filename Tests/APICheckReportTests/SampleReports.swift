@@ -1,4 +1,6 @@
-import APICheckReport
+import APICheckFindings
+import APICheckReportFormats
+import APICheckSpool
 import Foundation
 
 /// A small crawl of an AcmeFlix-like API: every outcome, both severities, a finding that

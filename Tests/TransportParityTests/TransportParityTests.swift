@@ -1,3 +1,4 @@
+import APICheckHypermedia
 import APICheckCrawler
 import APICheckInterceptor
 import APICheckJSON

@@ -1,4 +1,7 @@
-import APICheckReport
+import APICheckFindings
+import APICheckHypermedia
+import APICheckSpool
+
 
 /// The places of the crawl's links (``RelPath/place(of:)``) as a tree of small ids, built as links
 /// are found, and the counts of the checks at each place and method: a check is counted by an id

@@ -1,4 +1,7 @@
-import APICheckReport
+import APICheckFindings
+import APICheckHypermedia
+import APICheckSpool
+
 
 extension ContractRules {
     /// The `body-schema` findings of an answer: one per violation of its profile, at the body's

@@ -1,5 +1,7 @@
+import APICheckFindings
+import APICheckHypermedia
 import APICheckModel
-import APICheckReport
+import APICheckSpool
 import Foundation
 
 /// A link's target, worked out once per link for both its check and the crawl's queue.

@@ -1,5 +1,7 @@
+import APICheckFindings
+import APICheckHypermedia
 import APICheckModel
-import APICheckReport
+import APICheckSpool
 import Foundation
 
 /// The breadth-first queue: the next level's entries, and every URL ever queued (in the crawl's

@@ -1,7 +1,9 @@
+import APICheckFindings
+import APICheckHypermedia
 import APICheckModel
-import APICheckSchema
-import APICheckReport
 import APICheckResponder
+import APICheckSchema
+import APICheckSpool
 import Foundation
 import Synchronization
 

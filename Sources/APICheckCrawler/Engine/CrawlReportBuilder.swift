@@ -1,4 +1,6 @@
-import APICheckReport
+import APICheckFindings
+import APICheckHypermedia
+import APICheckSpool
 import Foundation
 import Logging
 

@@ -1,4 +1,7 @@
-import APICheckReport
+import APICheckFindings
+import APICheckHypermedia
+import APICheckSpool
+
 
 /// `--sample N`: at most `N` resources of each kind are fetched, where a kind is the rel path
 /// that reaches a resource with its indices stripped (`root → library → movies[*].self`). The

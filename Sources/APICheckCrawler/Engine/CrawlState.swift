@@ -1,5 +1,7 @@
+import APICheckFindings
+import APICheckHypermedia
 import APICheckModel
-import APICheckReport
+import APICheckSpool
 import Foundation
 
 /// What a crawl remembers between responses, and nothing more: the ``ResourceIndex`` of every

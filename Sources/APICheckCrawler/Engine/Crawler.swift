@@ -1,6 +1,8 @@
+import APICheckFindings
+import APICheckHypermedia
 import APICheckJSON
 import APICheckModel
-import APICheckReport
+import APICheckSpool
 import Foundation
 import Logging
 

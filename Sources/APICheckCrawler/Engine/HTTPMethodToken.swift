@@ -1,11 +1,13 @@
+import APICheckHypermedia
+
 /// What `method-valid` knows about methods (RFC 9110 §9 and §5.6.2, PATCH from RFC 5789).
-enum HTTPMethodToken {
+package enum HTTPMethodToken {
     static let standard: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
     /// Methods a crawl may send without `--unsafe` (RFC 9110 §9.2.1).
-    static let safe: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
+    package static let safe: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
 
     /// Why `method` is not acceptable, or `nil` when it is.
-    static func problem(with method: String, allowedVendorTokens: Set<String>) -> String? {
+    package static func problem(with method: String, allowedVendorTokens: Set<String>) -> String? {
         if standard.contains(method) || allowedVendorTokens.contains(method) { return nil }
         if method.isEmpty { return "the method is empty" }
         let tchar = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")

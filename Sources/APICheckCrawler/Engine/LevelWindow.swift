@@ -1,3 +1,5 @@
+import APICheckHypermedia
+
 /// The order a breadth-first level's answers are taken in, whatever order they arrive: a pure
 /// value (no tasks, no I/O). At most `concurrency` requests run at once, and at most `window`
 /// answers wait for the ones before them, so a slow answer pauses fetching instead of letting a

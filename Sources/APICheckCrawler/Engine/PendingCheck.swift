@@ -1,5 +1,7 @@
+import APICheckFindings
+import APICheckHypermedia
 import APICheckModel
-import APICheckReport
+import APICheckSpool
 import Foundation
 
 /// A link as found, checked as far as it can be before its target's answer is known.

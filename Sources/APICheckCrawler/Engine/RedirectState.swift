@@ -1,3 +1,4 @@
+import APICheckHypermedia
 import APICheckModel
 import Foundation
 

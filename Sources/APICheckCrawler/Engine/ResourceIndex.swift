@@ -1,5 +1,7 @@
+import APICheckFindings
+import APICheckHypermedia
 import APICheckModel
-import APICheckReport
+import APICheckSpool
 
 /// A normalised URL's identity in 96 bits, so the crawl's visited set does not hold strings
 /// (a million URLs as strings take more memory than the rest of the crawl). Twelve bytes, not

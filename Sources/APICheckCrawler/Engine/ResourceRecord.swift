@@ -1,5 +1,7 @@
+import APICheckFindings
+import APICheckHypermedia
 import APICheckModel
-import APICheckReport
+import APICheckSpool
 import Foundation
 
 /// What the crawl learned about one URL it fetched: enough for every rule, without the body.

@@ -1,3 +1,5 @@
+import APICheckHypermedia
+
 /// URL keys and their summaries in one open-addressing table (linear probing), kept between 68%
 /// and 85% full: it grows by a quarter, not by doubling.
 ///

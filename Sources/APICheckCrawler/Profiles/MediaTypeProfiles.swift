@@ -1,3 +1,4 @@
+import APICheckHypermedia
 import APICheckSchema
 
 /// A media type's profile: the JSON Schema every body of that type must validate against (the

@@ -1,3 +1,4 @@
+import APICheckHypermedia
 import APICheckJSON
 import APICheckSchema
 import Foundation
