@@ -52,8 +52,7 @@ public struct JSONNode: Sendable {
     public func deepestNode(along pointer: String) -> JSONNode {
         guard pointer.unicodeScalars.first == "/" else { return self }
         var current = self
-        for rawToken in pointer.unicodeScalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = JSONValue.unescapePointerToken(rawToken)
+        for token in JSONPointer.tokens(of: pointer) {
             switch current.kind {
             case .object(let members):
                 guard let member = members.first(where: { $0.key == token }) else { return current }
@@ -66,6 +65,30 @@ public struct JSONNode: Sendable {
             }
         }
         return current
+    }
+
+    /// The array's elements, or `nil` when this is not an array.
+    public var elements: [JSONNode]? {
+        if case .array(let elements) = kind { return elements }
+        return nil
+    }
+
+    /// The string, or `nil` when this is not a string.
+    public var stringValue: String? {
+        if case .string(let text) = kind { return text }
+        return nil
+    }
+
+    /// Whether this is an object.
+    public var isObject: Bool {
+        if case .object = kind { return true }
+        return false
+    }
+
+    /// Whether this is `null`.
+    public var isNull: Bool {
+        if case .null = kind { return true }
+        return false
     }
 
     /// The object's members, or `nil` when this is not an object.

@@ -25,8 +25,7 @@ public enum JSONValue: Sendable, Hashable {
         guard !pointer.isEmpty else { return self }
         guard pointer.unicodeScalars.first == "/" else { return nil }
         var current = self
-        for rawToken in pointer.unicodeScalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = Self.unescapePointerToken(rawToken)
+        for token in JSONPointer.tokens(of: pointer) {
             switch current {
             case .object(let members):
                 guard let member = members.first(where: { $0.key == token }) else { return nil }
@@ -39,23 +38,6 @@ public enum JSONValue: Sendable, Hashable {
             }
         }
         return current
-    }
-
-    /// `~1` is `/` and `~0` is `~` (RFC 6901 §4), in that order.
-    static func unescapePointerToken(_ token: Substring.UnicodeScalarView) -> String {
-        guard token.contains("~") else { return String(token) }
-        var result = String.UnicodeScalarView()
-        var iterator = token.makeIterator()
-        while let scalar = iterator.next() {
-            guard scalar == "~" else { result.append(scalar); continue }
-            switch iterator.next() {
-            case "1": result.append("/")
-            case "0": result.append("~")
-            case let other?: result.append("~"); result.append(other)
-            case nil: result.append("~")
-            }
-        }
-        return String(result)
     }
 
     /// A number lexeme as exact decimal digits and a power of ten (`1.50e+3` → `15e2`), so that

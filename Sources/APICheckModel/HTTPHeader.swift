@@ -45,3 +45,20 @@ extension String {
         }
     }
 }
+
+/// What a `Content-Type` value says without parsing it fully: for the places that only need to
+/// know whether a body is JSON or text (templates, the recorder, origin rewriting). The crawler's
+/// full RFC 9110 parser, with validation and parameters, is `MediaType` in APICheckHypermedia.
+public enum ContentTypeHeader {
+    /// `type/subtype`, lower-cased, without parameters: `Application/HAL+JSON; charset=utf-8` →
+    /// `application/hal+json`.
+    public static func essence(of value: String) -> String {
+        value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map { $0.trimmedASCIIWhitespace.lowercased() } ?? ""
+    }
+
+    /// Whether the type is JSON: `application/json` or a `+json` structured suffix (RFC 6839).
+    public static func isJSON(_ value: String) -> Bool {
+        let essence = essence(of: value)
+        return essence == "application/json" || essence.hasSuffix("+json")
+    }
+}

@@ -111,7 +111,7 @@ public struct OriginRewriter: Sendable, Hashable {
     /// rewritten only when it is valid UTF-8 (`isUTF8`).
     public static func isText(contentType: String?, isUTF8: @autoclosure () -> Bool) -> Bool {
         guard let contentType else { return isUTF8() }
-        let essence = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmedASCIIWhitespace.lowercased() } ?? ""
+        let essence = ContentTypeHeader.essence(of: contentType)
         if essence.hasPrefix("text/") || essence.hasSuffix("+json") || essence.hasSuffix("+xml") { return true }
         switch essence {
         case "application/json", "application/xml", "application/javascript", "application/x-www-form-urlencoded",

@@ -124,7 +124,6 @@ struct RecordingRedactor: Sendable {
 
     /// RFC 6901: `/a~1b/c` → `["a/b", "c"]`.
     static func segments(_ pointer: String) -> [String] {
-        pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-            .map { $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
+        JSONPointer.tokens(of: pointer)
     }
 }

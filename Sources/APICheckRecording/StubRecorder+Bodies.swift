@@ -84,10 +84,7 @@ extension StubRecorder {
         return nil
     }
 
-    static func isJSON(_ contentType: String) -> Bool {
-        let essence = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        return essence == "application/json" || essence.hasSuffix("+json")
-    }
+    static func isJSON(_ contentType: String) -> Bool { ContentTypeHeader.isJSON(contentType) }
 
     /// Text that reads well inline: no control characters but line breaks and tabs.
     static func isPlainText(_ text: String) -> Bool {

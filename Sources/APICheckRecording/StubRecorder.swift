@@ -195,7 +195,7 @@ public final class StubRecorder: Sendable {
     }
 
     static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601)
+        ISO8601Time.string(date, fractionalSeconds: false)
     }
 
     // MARK: Files

@@ -251,13 +251,6 @@ public struct JSONReportRenderer: ReportRenderer {
     }
 }
 
-extension JSONNode {
-    var isNull: Bool {
-        if case .null = kind { return true }
-        return false
-    }
-}
-
 extension ToolInfo {
     fileprivate var jsonValue: JSONValue {
         var members = [JSONMember("name", .string(name)), JSONMember("version", .string(version))]

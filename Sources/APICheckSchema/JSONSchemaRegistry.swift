@@ -273,8 +273,7 @@ public struct JSONSchemaRegistry: Sendable {
         guard var node = entry.node else { return (entry.file, nil) }
         guard !pointer.isEmpty else { return (entry.file, node.position) }
         var position = node.position
-        for rawToken in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            let token = rawToken.replacing("~1", with: "/").replacing("~0", with: "~")
+        for token in JSONPointer.tokens(of: pointer) {
             switch node.kind {
             case .object(let members):
                 guard let member = members.first(where: { $0.key == token }) else { return (entry.file, position) }

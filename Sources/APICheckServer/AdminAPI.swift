@@ -257,7 +257,7 @@ enum AdminAPI {
 
     /// `2026-01-31T12:00:00.123Z`.
     static func timestamp(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+        ISO8601Time.string(date)
     }
 
     private static func ok(_ body: JSONValue) -> Reply {

@@ -198,7 +198,7 @@ final class RequestValue: MustacheCustomRenderable, MustacheParent {
     /// The body as JSON when it is declared JSON (`application/json`, `…+json`) or undeclared and parses.
     private func parseJSON() -> Any? {
         guard !request.body.isEmpty else { return nil }
-        if let contentType = request.headers.value(named: "Content-Type"), !contentType.lowercased().contains("json") {
+        if let contentType = request.headers.value(named: "Content-Type"), !ContentTypeHeader.isJSON(contentType) {
             return nil
         }
         guard let value = try? JSONParser(maximumDepth: Self.maximumJSONDepth).parseValue([UInt8](request.body)) else { return nil }

@@ -147,7 +147,7 @@ public enum DriftComparison {
     /// Whether the response says its body is JSON (`application/json`, `…+json`).
     private static func declaresJSON(_ response: FetchedResponse) -> Bool {
         guard let type = response.headers.value(named: "Content-Type").flatMap({ try? MediaType(parsing: $0) }) else { return false }
-        return type.subtype == "json" || type.subtype.hasSuffix("+json")
+        return type.isJSON
     }
 
     /// The body as JSON, or `nil` when it is not JSON or too large to compare.

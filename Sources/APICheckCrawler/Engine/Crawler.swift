@@ -354,7 +354,7 @@ public struct Crawler: Sendable {
             if token.allSatisfy(\.isNumber), let last = parts.popLast() {
                 parts.append("\(last)[\(token)]")
             } else {
-                parts.append(token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~"))
+                parts.append(JSONPointer.unescape(token))
             }
         }
         return parts.isEmpty ? "" : parts.joined(separator: ".") + "."

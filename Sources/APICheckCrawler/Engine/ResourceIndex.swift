@@ -76,9 +76,9 @@ struct ResourceSummary: Sendable {
 
 /// Every URL the crawl has queued, fetched or skipped, by ``URLKey``, with its ``ResourceSummary``.
 ///
-/// In 64 ``SummaryTable``s by the key's low bits, so that each grows alone: one dictionary of a
-/// million entries doubled at once, holding its old and new storage together (29 + 58 MB), and
-/// that moment was a 1,000,000-resource crawl's peak (158 MB against 130 MB on either side).
+/// In 64 ``SummaryTable``s by the key's low bits, so that each grows alone: one table of a
+/// million entries doubles at once and holds its old and new storage together, and with a single
+/// table that moment was a large crawl's peak memory.
 struct ResourceIndex {
     private var shards = [SummaryTable](repeating: SummaryTable(), count: Self.shardCount)
     private var strings = StringTable()

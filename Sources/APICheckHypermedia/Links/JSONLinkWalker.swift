@@ -243,20 +243,3 @@ extension JSONNode.Kind {
     }
 }
 
-extension JSONNode {
-    /// The elements of an array node.
-    var elements: [JSONNode]? {
-        if case .array(let elements) = kind { return elements }
-        return nil
-    }
-
-    var stringValue: String? {
-        if case .string(let text) = kind { return text }
-        return nil
-    }
-
-    var isObject: Bool {
-        if case .object = kind { return true }
-        return false
-    }
-}

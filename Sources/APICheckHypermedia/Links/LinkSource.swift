@@ -1,3 +1,4 @@
+import APICheckJSON
 /// Where in a response a link (or a note) was found, for the report: an RFC 6901 JSON pointer,
 /// an XPath-like element path, or the position of a `Link` header value.
 ///
@@ -53,32 +54,7 @@ public struct LinkSource: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Builds RFC 6901 JSON pointers.
-public enum JSONPointer {
-    /// Escapes one reference token: `~` becomes `~0`, `/` becomes `~1` (RFC 6901 §3).
-    public static func escape(_ token: String) -> String {
-        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
-        var escaped: [UInt8] = []
-        escaped.reserveCapacity(token.utf8.count + 8)
-        for byte in token.utf8 {
-            switch byte {
-            case UInt8(ascii: "~"): escaped += [UInt8(ascii: "~"), UInt8(ascii: "0")]
-            case UInt8(ascii: "/"): escaped += [UInt8(ascii: "~"), UInt8(ascii: "1")]
-            default: escaped.append(byte)
-            }
-        }
-        return String(decoding: escaped, as: UTF8.self)
-    }
-
-    /// The pointer for `tokens`, each escaped: `["_links", "a/b", "0"]` → `/_links/a~1b/0`.
-    public static func pointer(_ tokens: [String]) -> String {
-        var result = ""
-        for token in tokens {
-            result += "/" + escape(token)
-        }
-        return result
-    }
-
+extension JSONPointer {
     /// Like ``pointer(_:)``, but tokens longer than `tokenLimit` characters and pointers longer
     /// than `totalLimit` bytes are cut and marked with `…`: what extraction records, so that a
     /// hostile document cannot make every link carry a megabyte-long path.

@@ -24,7 +24,7 @@ struct GenerationEnvironment: Sendable {
 
     func isTarget(_ site: SchemaSite, _ keyword: String) -> Bool {
         guard let target else { return false }
-        return target == site.path + "/" + SchemaSite.escape(keyword)
+        return target == site.path + "/" + JSONPointer.escape(keyword)
     }
 
     /// True when the violation target is at or below `path`: the instance must reach it.

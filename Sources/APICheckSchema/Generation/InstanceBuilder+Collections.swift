@@ -217,7 +217,7 @@ extension InstanceBuilder {
                 if optional.contains(name) { continue }
                 throw .unsatisfiable(at: c.propertyNames[0].path, "property \(name) is required but propertyNames rejects it")
             }
-            let memberPath = path + "/" + SchemaSite.escape(name)
+            let memberPath = path + "/" + JSONPointer.escape(name)
             do throws(JSONSchemaGenerationError) {
                 members.append(JSONMember(name, try value(for: sites(forProperty: name, c), depth: depth + 1, at: memberPath)))
             } catch {

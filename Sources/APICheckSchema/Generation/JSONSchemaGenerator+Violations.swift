@@ -44,7 +44,7 @@ extension JSONSchemaGenerator {
         let inRoot = site.baseURI == env.rootBaseURI
         for keyword in Self.negatable {
             guard let value = schema[keyword], Self.negatable(keyword, value, site) || (keyword == "format" && env.options.formatAssertion) else { continue }
-            let escaped = SchemaSite.escape(keyword)
+            let escaped = JSONPointer.escape(keyword)
             found.append(ViolationCandidate(path: site.path + "/" + escaped, documentPointer: inRoot ? site.pointer + "/" + escaped : nil))
         }
         for (_, property) in site.members("properties") { walk(property, visited: visited, into: &found, steps: &steps) }

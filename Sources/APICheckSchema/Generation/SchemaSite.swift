@@ -26,7 +26,7 @@ struct SchemaSite: Sendable {
     /// The subschema under `keyword` (and `index`/`name` below it, if given).
     func child(_ keyword: String, _ token: String? = nil) -> SchemaSite? {
         guard var value = schema[keyword] else { return nil }
-        var suffix = "/" + Self.escape(keyword)
+        var suffix = "/" + JSONPointer.escape(keyword)
         if let token {
             switch value {
             case .object: guard let inner = value[token] else { return nil }; value = inner
@@ -35,7 +35,7 @@ struct SchemaSite: Sendable {
                 value = elements[index]
             default: return nil
             }
-            suffix += "/" + Self.escape(token)
+            suffix += "/" + JSONPointer.escape(token)
         }
         return SchemaSite(
             schema: value, baseURI: baseURI, pointer: pointer + suffix, path: path + suffix, draft: draft, hops: hops, trail: trail, recursion: recursion, scope: scope)
@@ -67,11 +67,6 @@ struct SchemaSite: Sendable {
     /// A key that tells subschemas apart without asking the registry.
     var identity: String { baseURI + "#" + pointer }
 
-    /// RFC 6901 escaping of one reference token.
-    static func escape(_ token: String) -> String {
-        guard token.contains("~") || token.contains("/") else { return token }
-        return token.replacing("~", with: "~0").replacing("/", with: "~1")
-    }
 
     /// Percent-encodes what may not appear in a URI fragment (RFC 3986 §3.5).
     static func fragmentEncode(_ pointer: String) -> String {

@@ -14,13 +14,7 @@ enum PathSegment: Sendable {
     }
 }
 
-/// JSON pointer helpers.
-enum JSONPointer {
-    static func escape(_ token: String) -> String {
-        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
-        return token.replacing("~", with: "~0").replacing("/", with: "~1")
-    }
-
+extension JSONPointer {
     static func string(_ segments: ArraySlice<PathSegment>) -> String {
         var result = ""
         for segment in segments {
