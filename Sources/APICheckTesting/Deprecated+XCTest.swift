@@ -9,75 +9,58 @@ import XCTest
 import FoundationNetworking
 #endif
 
+// XCTest's ways into a stubbed session before `StubsTestCase`, kept for one release as forwards
+// to the one scope. Paths stay as given (relative to the working directory), as they were.
+
 extension XCTestCase {
-    /// A session answered from stub files, with its interceptor; invalidated when the test ends.
-    /// A broken stub file fails the test here, and so (unless `warnings: .record` or `.ignore`)
-    /// does any other stub-file warning. When the test ends, even by a thrown error, every request
-    /// no stub answered fails it with its near-miss report (unless `unmatched: .allow`).
-    ///
-    /// ```swift
-    /// let (session, stubs) = try stubbedSession(loading: [stubFolder("stubs")])
-    /// ```
-    ///
-    /// `record` (or `APICHECK_RECORD`, which wins when set) lets requests reach the network and
-    /// writes their answers into the stub folder (``RecordMode``); the summary is logged when the
-    /// test ends.
+    @available(*, deprecated, message: "subclass StubsTestCase and override stubsSetup, or use withStubs(\"stubs\") { stubs in … }")
     public func stubbedSession(
         loading paths: [String], root: String? = nil, options: StubInterceptor.Options = StubInterceptor.Options(),
         unmatched: UnmatchedRequests = .fail, warnings: LoaderWarnings = .fail, record: StubRecording = .replay,
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> (URLSession, StubInterceptor) {
-        let logger = Logger(label: "apicheck.interceptor", factory: { _ in SwiftLogNoOpLogHandler() })
-        let recording = try PreparedRecording(paths: paths, recording: record, environment: ProcessInfo.processInfo.environment, logger: record.logger)
-        let loaded = try LoadedStubs(recording.paths, root: root, logger: logger)
-        if warnings == .fail, !loaded.warnings.isEmpty { throw StubLoadingError(diagnostics: loaded.warnings) }
-        let interceptor = StubInterceptor(stubs: loaded.stubs, options: recording.options(options), templates: loaded.templates, logger: logger)
-        return stubbedSession(interceptor, unmatched: unmatched, file: file, line: line)
+        var record = record
+        record.directory = record.directory.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let site = CallSite(fileID: "", filePath: file, line: line, column: 1)
+        let setup = StubsSetup(
+            paths: paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, root: root.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+            options: options, unmatched: unmatched, warnings: warnings, record: record, logger: nil, site: site)
+        return endAtTeardown(try Stubs.open(setup, reporter: TestReporter(.xcTest, at: site, logger: Logger.current)), unmatched: unmatched)
     }
 
-    /// A session answered by `interceptor`, invalidated (and the interceptor reset) when the test
-    /// ends; requests no stub answered fail the test then (unless `unmatched: .allow`).
+    @available(*, deprecated, message: "subclass StubsTestCase, or use withStubs { stubs in … }")
     public func stubbedSession(
         _ interceptor: StubInterceptor, unmatched: UnmatchedRequests = .fail, file: StaticString = #filePath, line: UInt = #line
     ) -> (URLSession, StubInterceptor) {
+        // The caller's interceptor outlives the test: reset for reuse, as before, not ended.
+        let reporter = TestReporter(.xcTest, at: CallSite(fileID: "", filePath: file, line: line, column: 1))
         let session = interceptor.makeSession()
         addTeardownBlock {
-            if unmatched == .fail { XCTAssertNoUnmatchedRequests(interceptor, file: file, line: line) }
-            session.invalidateAndCancel()
+            _ = reporter.finish(misses: Miss.all(in: interceptor.journal), unmatched: unmatched, thrown: nil)
+            session.getAllTasks { tasks in tasks.forEach { $0.cancel() } }
             interceptor.finishRecording()
             interceptor.reset()
         }
         return (session, interceptor)
     }
+
+    private func endAtTeardown(_ stubs: Stubs, unmatched: UnmatchedRequests) -> (URLSession, StubInterceptor) {
+        addTeardownBlock {
+            _ = stubs.reporter.finish(misses: stubs.end(), unmatched: unmatched, thrown: nil)
+        }
+        return (stubs.session, stubs.interceptor)
+    }
 }
 
-/// A test case whose every test is answered from the same stub files: override ``stubPaths``
-/// (and, if needed, the other properties), then use ``session`` and ``interceptor``.
-///
-/// ```swift
-/// final class GistsClientTests: StubbedTestCase {
-///     override var stubPaths: [String] { [stubFolder("stubs")] }
-///
-///     func testListsGists() async throws {
-///         let gists = try await GistsClient(session: session).list()
-///         XCTAssertEqual(gists.count, 2)
-///     }
-/// }
-/// ```
-///
-/// Subclasses that override `setUpWithError()` call `super.setUpWithError()` first.
+@available(*, deprecated, renamed: "StubsTestCase", message: "override stubsSetup (paths relative to the test file) and use stubs.session")
 open class StubbedTestCase: XCTestCase {
-    /// The stub files and folders the tests are answered from.
     open var stubPaths: [String] { [] }
     open var stubOptions: StubInterceptor.Options { StubInterceptor.Options() }
     open var unmatchedRequests: UnmatchedRequests { .fail }
     open var loaderWarnings: LoaderWarnings { .fail }
-    /// Whether requests no stub answers are recorded (``RecordMode``; `APICHECK_RECORD` wins).
     open var stubRecording: StubRecording { .replay }
 
-    /// The session of the running test (a new one per test).
     public private(set) var session: URLSession!
-    /// The interceptor behind ``session``: its journal, scenarios and sequences.
     public private(set) var interceptor: StubInterceptor!
 
     override open func setUpWithError() throws {
@@ -87,8 +70,7 @@ open class StubbedTestCase: XCTestCase {
     }
 }
 
-/// Fails at the caller unless requests matching `method` and `path` (literal, template or glob)
-/// were sent `count` times, and match `body` if given. The message lists every request sent.
+@available(*, deprecated, message: "use stubs.expectRequested(…) (StubsTestCase's stubs)")
 public func XCTAssertRequested(
     _ interceptor: StubInterceptor, _ method: String? = nil, _ path: String, _ count: RequestCount = .atLeast(1),
     body: BodyConstraint? = nil, file: StaticString = #filePath, line: UInt = #line
@@ -98,7 +80,7 @@ public func XCTAssertRequested(
     }
 }
 
-/// Fails at the caller unless the requests were sent in this order (others may come between).
+@available(*, deprecated, message: "use stubs.expectRequestedInOrder(…) (StubsTestCase's stubs)")
 public func XCTAssertRequestedInOrder(
     _ interceptor: StubInterceptor, _ expected: [(method: String, path: String)], file: StaticString = #filePath, line: UInt = #line
 ) {
@@ -107,10 +89,8 @@ public func XCTAssertRequestedInOrder(
     }
 }
 
-/// Fails at the caller for every request no stub answered, with its near-miss report.
+@available(*, deprecated, message: "StubsTestCase reports every miss when the test ends")
 public func XCTAssertNoUnmatchedRequests(_ interceptor: StubInterceptor, file: StaticString = #filePath, line: UInt = #line) {
-    for entry in interceptor.journal.unmatched {
-        if case .unmatched(let report) = entry.outcome { XCTFail(report.description, file: file, line: line) }
-    }
+    for miss in Miss.all(in: interceptor.journal) { XCTFail(miss.message, file: file, line: line) }
 }
 #endif
