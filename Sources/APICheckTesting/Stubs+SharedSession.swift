@@ -17,20 +17,14 @@ extension Stubs {
     /// handing the code under test ``session``: that is bound to this scope alone.
     public func interceptSharedSession() {
         guard let protocolClass = session.configuration.protocolClasses?.first else { return }
-        let first = withState { state in
-            defer { state.interceptsSharedSession = true }
-            return !state.interceptsSharedSession
-        }
-        if first { URLProtocol.registerClass(protocolClass) }
+        if !setInterceptsSharedSession(true) { _ = URLProtocol.registerClass(protocolClass) }
     }
 
     /// Undoes ``interceptSharedSession()``; the scope's end calls it.
     func stopInterceptingSharedSession() {
-        let registered = withState { state in
-            defer { state.interceptsSharedSession = false }
-            return state.interceptsSharedSession
+        if setInterceptsSharedSession(false), let protocolClass = session.configuration.protocolClasses?.first {
+            URLProtocol.unregisterClass(protocolClass)
         }
-        if registered, let protocolClass = session.configuration.protocolClasses?.first { URLProtocol.unregisterClass(protocolClass) }
     }
 }
 #endif

@@ -198,7 +198,13 @@ public final class Stubs: Sendable {
     }
 
     #if canImport(Darwin)
-    func withState<T>(_ body: (inout ScopeState) -> T) -> T { state.withLock(body) }
+    /// Sets whether the scope intercepts `URLSession.shared`; returns whether it did before.
+    func setInterceptsSharedSession(_ on: Bool) -> Bool {
+        state.withLock { state in
+            defer { state.interceptsSharedSession = on }
+            return state.interceptsSharedSession
+        }
+    }
     #endif
 }
 

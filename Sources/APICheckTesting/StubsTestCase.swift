@@ -42,16 +42,24 @@ open class StubsTestCase: XCTestCase {
     }
 
     private var running: Stubs?
+    private var unmatched = UnmatchedRequests.fail
 
+    /// Opens the test's scope. Subclasses that override it call `super.setUpWithError()` first.
     override open func setUpWithError() throws {
         try super.setUpWithError()
         let setup = stubsSetup
-        let opened = try Stubs.open(setup, reporter: TestReporter(.xcTest, at: setup.site, logger: setup.logger ?? Logger.current))
-        running = opened
-        addTeardownBlock { [unowned self] in
-            _ = opened.reporter.finish(misses: opened.end(), unmatched: setup.unmatched, thrown: nil)
-            self.running = nil
+        unmatched = setup.unmatched
+        running = try Stubs.open(setup, reporter: TestReporter(.xcTest, at: setup.site, logger: setup.logger ?? Logger.current))
+    }
+
+    /// Ends the test's scope and reports its misses. Subclasses that override it call
+    /// `super.tearDown()` last.
+    override open func tearDown() {
+        if let running {
+            _ = running.reporter.finish(misses: running.end(), unmatched: unmatched, thrown: nil)
         }
+        running = nil
+        super.tearDown()
     }
 
     #if !canImport(Darwin)
