@@ -2,25 +2,16 @@ import APICheckModel
 import APICheckResponder
 import Foundation
 
-/// Stubs written in code, next to the test that needs them:
-///
-/// ```swift
-/// let stubs = StubInterceptor()
-/// stubs.stub(.get("/gists/{id}")) { request in
-///     try .json(["id": request.pathParams["id"]])
-/// }
-/// stubs.stub(.post("/gists"), .matching("has a token") { $0.headers["Authorization"] != nil }) { _ in
-///     .status(201)
-/// }
-/// stubs.stub(.get("/gists/starred")) { _ in throw URLError(.notConnectedToInternet) }
-/// let session = stubs.makeSession()
-/// ```
+/// Stubs written in code, next to the test that needs them. Tests add them through
+/// `APICheckTesting`'s `withStubs { stubs in try stubs.stub(…) }`, which throws a
+/// ``StubRouteError`` for a bad route; the interceptor's own entry points are below.
 ///
 /// A stub added in code wins over every stub added before it (files and earlier code stubs), so a
 /// test can override one answer mid-test. Unmatched requests get the near-miss report, which names
 /// code stubs by their conditions and the `file:line` that added them.
 extension StubInterceptor {
     /// An interceptor with no stub files, for stubs written in code.
+    @available(*, deprecated, message: "use withStubs { stubs in try stubs.stub(…) } (APICheckTesting), or StubInterceptor(stubs: .empty)")
     public convenience init(options: Options = Options()) {
         self.init(stubs: StubSet([]), options: options)
     }
@@ -28,18 +19,33 @@ extension StubInterceptor {
     /// Answers requests matching `route` and every condition with what `respond` returns (or
     /// throws: the client gets that error, as is).
     ///
-    /// - Parameter name: how near-miss reports and the journal name the stub (default: the route).
+    /// It cannot throw, so a route that is not a stub path pattern makes this interceptor refuse
+    /// every request with the ``StubRouteError`` (and logs it) instead of stopping the process.
+    @available(*, deprecated, message: "use withStubs { stubs in try stubs.stub(…) } (APICheckTesting): a bad route is then a thrown StubRouteError")
     @discardableResult
     public func stub(
         _ route: StubRoute, _ conditions: StubCondition..., name: String? = nil, filePath: StaticString = #filePath, line: UInt = #line,
         respond: @escaping @Sendable (StubbedRequest) throws -> StubResponse
     ) -> Stub {
+        do {
+            return try addCodeStub(route, conditions, name: name, filePath: filePath, line: line, respond: respond)
+        } catch {
+            logger.error("\(error)")
+            refuse(error.description)
+            return Stub(id: "\(error.location)", name: route.path, request: RequestPattern(method: route.method, path: .anything), response: StubResponse(), source: error.location)
+        }
+    }
+
+    /// Adds a code stub (``stub(_:_:name:filePath:line:respond:)``'s work, throwing).
+    package func addCodeStub(
+        _ route: StubRoute, _ conditions: [StubCondition], name: String?, filePath: StaticString, line: UInt,
+        respond: @escaping @Sendable (StubbedRequest) throws -> StubResponse
+    ) throws(StubRouteError) -> Stub {
         let location = SourceLocation(path: "\(filePath)", line: Int(line), column: 1)
         let pattern: (path: PathPattern, query: [ValueConstraint])
         switch PathPattern.parseWithQuery(route.path) {
         case .success(let parsed): pattern = parsed
-        // A mistake in the test's own code, like an invalid regex literal: stop at the call.
-        case .failure(let error): preconditionFailure("\(location): stub(\(route)): '\(route.path)' is not a stub path pattern: \(error)")
+        case .failure(let error): throw .invalidPath(route, reason: error.description, at: location)
         }
         let stubName = name ?? (route.method.map { "\($0) \(route.path)" } ?? route.path) + (conditions.isEmpty ? "" : " where " + conditions.map(\.name).joined(separator: ", "))
         let stub = Stub(

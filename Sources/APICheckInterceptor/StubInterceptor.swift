@@ -72,6 +72,8 @@ public final class StubInterceptor: Sendable {
     private let boundClasses = Mutex<[ObjectIdentifier]>([])
     /// The session passthrough requests go out on (`StubInterceptor+Passthrough.swift`).
     let realNetwork: URLSession?
+    /// Why every request is refused, once set (``refuse(_:)``).
+    private let refusal = Mutex<String?>(nil)
 
     public init(
         stubs: StubSet, options: Options = Options(), templates: TemplateRenderer = TemplateRenderer(),
@@ -135,6 +137,14 @@ public final class StubInterceptor: Sendable {
     /// Forgets the journal, sequence positions and scenario selections; the stubs stay.
     public func reset() { responder.reset() }
 
+    /// From now on every request of this interceptor's sessions fails with `message`
+    /// (`URLError(.unsupportedURL)`), and none reaches a stub or the network: a test scope that has
+    /// ended, a session handed out outside any scope, a code stub whose route was invalid. The
+    /// first reason given stays.
+    package func refuse(_ message: String) {
+        refusal.withLock { $0 = $0 ?? message }
+    }
+
     // MARK: Answering
 
     /// What the protocol should do with a request.
@@ -160,6 +170,9 @@ public final class StubInterceptor: Sendable {
     func resolve(_ urlRequest: URLRequest, body: Data, cookieStorage: HTTPCookieStorage?) -> Resolution {
         guard var url = urlRequest.url else {
             return .deliver(Delivery(content: .failure(URLError(.badURL)), delay: 0))
+        }
+        if let refused = refusal.withLock({ $0 }) {
+            return .deliver(Delivery(content: .failure(Self.error(.unsupportedURL, refused, url)), delay: 0))
         }
         var method = (urlRequest.httpMethod ?? "GET").uppercased()
         var headers = Self.headers(of: urlRequest)
@@ -189,7 +202,7 @@ public final class StubInterceptor: Sendable {
                 }
                 var error = Self.error(Self.errorCode(for: reply.kind), reply.explanation ?? "", url)
                 if case .unmatched(let report) = reply.kind {
-                    error = URLError(error.code, userInfo: error.userInfo.merging([URLError.nearMissReportKey: report]) { $1 })
+                    error = URLError(error.code, userInfo: error.userInfo.merging([URLError.nearMissReportKey: NearMissReportBox(report)]) { $1 })
                 }
                 return .deliver(Delivery(content: .failure(error), delay: delay))
             case .stubbed:

@@ -28,14 +28,30 @@ extension StubFailure {
 
 extension URLError {
     /// The `userInfo` key under which the `URLError` of a request no stub matched carries its
-    /// ``NearMissReport`` (the nearest stubs and why each missed), for clients and tests that
-    /// wrap errors and lose the description.
+    /// ``NearMissReport`` (read it with ``nearMissReport``), for clients and tests that wrap errors
+    /// and lose the description.
     public static let nearMissReportKey = "APICheckNearMissReport"
 
     /// The near-miss report of a request no stub matched; `nil` for other errors.
     ///
     /// ```swift
-    /// catch let error as URLError { print(error.nearMissReport?.description ?? "\(error)") }
+    /// catch let error as URLError { logger.error("\(error.nearMissReport?.description ?? "\(error)")") }
     /// ```
-    public var nearMissReport: NearMissReport? { userInfo[Self.nearMissReportKey] as? NearMissReport }
+    public var nearMissReport: NearMissReport? {
+        (userInfo[Self.nearMissReportKey] as? NearMissReportBox)?.report ?? userInfo[Self.nearMissReportKey] as? NearMissReport
+    }
+}
+
+/// The report inside a `URLError`'s `userInfo`. Its description is one line: Foundation prints
+/// every `userInfo` value when the error is printed, and the whole report is already its
+/// `localizedDescription`; stored bare it printed twice, and a test runner's "caught error"
+/// showed it twice more beside the helper's own issue.
+final class NearMissReportBox: NSObject, Sendable {
+    let report: NearMissReport
+
+    init(_ report: NearMissReport) {
+        self.report = report
+    }
+
+    override var description: String { "near-miss report of \(report.request.summary)" }
 }

@@ -48,22 +48,26 @@ public struct StubSet: Sendable {
 
     private func nearMisses(for request: StubRequest, segments: PathSegments, scenarios: ScenarioSelection) -> NearMissReport {
         var context = MatchContext(scenarios: scenarios)
-        var scored: [(score: Int, index: Int, differences: [MatchDifference])] = []
+        var scored: [(score: Int, distance: Int, index: Int, differences: [MatchDifference])] = []
         let entries = matcher.entries
         for candidate in nearMissCandidates(for: request, segments: segments) {
             let index = Int(candidate)
             let entry = entries[index]
             let similarity = entry.pattern.path.similarity(to: segments)
             let differences = context.differences(entry, request, segments: segments)
-            // Fewer differences first; among equals, the more similar path.
+            // Fewer differences first; among equals, the more similar path, then the fewer edits
+            // (NearMissRanking), counted only for a stub that can still make the list.
             let score = differences.count * 1000 - similarity
+            if scored.count == Self.nearMissLimit, let last = scored.last, score > last.score { continue }
+            let distance = NearMissRanking.distance(entry.pattern.path, request.path)
             if scored.count < Self.nearMissLimit {
-                scored.append((score, index, differences))
-                scored.sort { ($0.score, $0.index) < ($1.score, $1.index) }
-            } else if let last = scored.last, (score, index) < (last.score, last.index) {
-                scored[scored.count - 1] = (score, index, differences)
-                scored.sort { ($0.score, $0.index) < ($1.score, $1.index) }
+                scored.append((score, distance, index, differences))
+            } else if let last = scored.last, (score, distance, index) < (last.score, last.distance, last.index) {
+                scored[scored.count - 1] = (score, distance, index, differences)
+            } else {
+                continue
             }
+            scored.sort { ($0.score, $0.distance, $0.index) < ($1.score, $1.distance, $1.index) }
         }
         return NearMissReport(
             request: request,

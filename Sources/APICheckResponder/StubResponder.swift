@@ -261,9 +261,8 @@ public final class StubResponder: Sendable {
         switch match {
         case .unmatched(var report):
             if !codeMisses.isEmpty {
-                // The nearest of both kinds: fewest differences first, code stubs first among equals.
-                let merged = (codeMisses + report.nearMisses).enumerated().sorted { ($0.element.differences.count, $0.offset) < ($1.element.differences.count, $1.offset) }
-                report.nearMisses = merged.prefix(StubSet.nearMissLimit).map(\.element)
+                // The nearest of both kinds, ranked as the set ranks its own; code stubs first among equals.
+                report.nearMisses = StubSet.nearestFirst(codeMisses + report.nearMisses, for: request)
             }
             return .unmatched(report)
         case .matched(let matched):

@@ -55,7 +55,7 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable {
 /// @Test(.stubs("stubs", record: .recordMissing)) func listsGists() async throws { … }
 ///
 /// let recording = StubRecording(.recordMissing, options: RecordingOptions(secrets: [token]))
-/// try await withStubbedSession(loading: [stubFolder("stubs")], record: recording) { session, stubs in … }
+/// try await withStubs("stubs", record: recording) { stubs in … }
 /// ```
 public struct StubRecording: Sendable {
     /// The mode when `APICHECK_RECORD` is not set.

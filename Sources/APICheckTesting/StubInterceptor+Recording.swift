@@ -109,30 +109,6 @@ struct PreparedRecording {
 }
 
 extension StubInterceptor {
-    /// Loads stub files and folders into an interceptor that records as `record` says (see
-    /// ``RecordMode``; `APICHECK_RECORD` in `environment`, when set, wins over `record.mode`).
-    /// Throws ``StubLoadingError`` for a broken stub file (as ``init(loading:root:options:logger:)``)
-    /// and ``RecordingSetupError`` when the recording cannot start.
-    ///
-    /// ```swift
-    /// let interceptor = try StubInterceptor(loading: [stubFolder("stubs")], record: .recordMissing)
-    /// let session = interceptor.makeSession()
-    /// …
-    /// print(interceptor.recordingSummary ?? "replayed")
-    /// ```
-    ///
-    /// The recording's summary is logged when the interceptor goes (``recordingSummary`` has it
-    /// before); the scoped helpers log it when the test ends.
-    public convenience init(
-        loading paths: [String], root: String? = nil, options: Options = Options(), record: StubRecording,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        logger: Logger = Logger(label: "apicheck.interceptor", factory: { _ in SwiftLogNoOpLogHandler() })
-    ) throws {
-        let recording = try PreparedRecording(paths: paths, recording: record, environment: environment, logger: record.logger)
-        let loaded = try LoadedStubs(recording.paths, root: root, logger: logger)
-        self.init(stubs: loaded.stubs, options: recording.options(options), templates: loaded.templates, logger: logger)
-    }
-
     /// What this interceptor's recording has written so far; `nil` when it is not recording.
     public var recordingSummary: RecordingSummary? { recordingObserver?.recorder.summary }
 

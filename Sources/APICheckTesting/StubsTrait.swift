@@ -4,98 +4,51 @@ import Foundation
 import Logging
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// The session and interceptor of the running test, provided by the ``Testing/Trait/stubs(_:root:options:unmatched:warnings:record:filePath:sourceLocation:)`` trait.
-public struct StubbedTest: Sendable {
-    public let session: URLSession
-    public let interceptor: StubInterceptor
-
-    /// The stubs of the running test; `nil` outside a test (or suite) with the `.stubs(…)` trait.
-    @TaskLocal public static var current: StubbedTest?
-
-    /// The session of the running test. Records an issue (and returns a session that answers
-    /// nothing from stubs) when the test has no `.stubs(…)` trait.
-    public static var session: URLSession {
-        guard let current else {
-            Issue.record("StubbedTest.session: this test has no .stubs(…) trait; add @Test(.stubs(\"stubs\"))")
-            return URLSession(configuration: .ephemeral)
-        }
-        return current.session
-    }
-}
-
-/// Answers every request of a test from stub files, in process: `@Test(.stubs("stubs"))`. The
-/// test reads `StubbedTest.session` and `StubbedTest.current?.interceptor`. On a suite, every test
-/// of the suite gets its own interceptor. When the test ends, every request no stub answered is
-/// an issue with its near-miss report, and stub-file warnings are warnings.
+/// Runs each test (of a test, or of every test in a suite) inside its own stubs scope:
+/// `@Test(.stubs("stubs"))`, then ``Stubs/current`` in the test. The same scope as
+/// ``withStubs(_:root:options:unmatched:warnings:record:logger:fileID:filePath:line:column:_:)``,
+/// with the same paths and defaults; a miss is reported at the test's own line, even when the trait
+/// is on its suite.
 public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
-    let paths: [String]
-    let root: String?
-    let options: StubInterceptor.Options
-    let unmatched: UnmatchedRequests
-    let warnings: LoaderWarnings
-    let record: StubRecording
-    let sourceLocation: SourceLocation
+    let setup: StubsSetup
 
     /// Applies to each test of a suite, not once around it: every test gets fresh stub state.
     public var isRecursive: Bool { true }
 
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> StubsTrait? {
-        // Each test case gets its own interceptor; the suite itself and a parameterised test's
+        // Each test case gets its own scope; the suite itself and a parameterised test's
         // function as a whole need none.
         testCase == nil ? nil : self
     }
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        let logger = Logger(label: "apicheck.interceptor", factory: { _ in SwiftLogNoOpLogHandler() })
-        let recording = try PreparedRecording(paths: paths, recording: record, environment: ProcessInfo.processInfo.environment, logger: record.logger)
-        let loaded = try LoadedStubs(recording.paths, root: root, logger: logger)
-        try TestReporting.record(loaded.warnings, as: warnings, logger: logger, sourceLocation: sourceLocation)
-        let interceptor = StubInterceptor(stubs: loaded.stubs, options: recording.options(options), templates: loaded.templates, logger: logger)
-        let session = interceptor.makeSession()
-        defer {
-            session.invalidateAndCancel()
-            interceptor.finishRecording()
-        }
-        do {
-            try await StubbedTest.$current.withValue(StubbedTest(session: session, interceptor: interceptor)) {
-                try await function()
-            }
-        } catch {
-            if unmatched == .fail { try? TestReporting.unmatched(of: interceptor, sourceLocation: sourceLocation) }
-            throw error
-        }
-        if unmatched == .fail { try TestReporting.unmatched(of: interceptor, sourceLocation: sourceLocation) }
+        let reporter = TestReporter(.swiftTesting, at: CallSite(test.sourceLocation, file: setup.site.file), logger: setup.logger ?? Logger.current)
+        try await withStubs(setup, reporter: reporter) { _ in try await function() }
     }
 }
 
 extension Trait where Self == StubsTrait {
-    /// Answers the test's requests from these stub files or folders, relative to the test file
-    /// (see ``stubFolder(_:relativeTo:)``) unless absolute.
+    /// Answers the test's requests from these stub files or folders, relative to this test file
+    /// unless absolute; parameters as ``StubsSetup/init(_:root:options:unmatched:warnings:record:logger:fileID:filePath:line:column:)``.
     ///
     /// ```swift
-    /// @Test(.stubs("stubs")) func listsGists() async throws {
-    ///     let gists = try await GistsClient(session: StubbedTest.session).list()
-    ///     #expect(gists.count == 2)
+    /// @Suite(.stubs("stubs")) struct GistsTests {              // Tests/AppTests/stubs/
+    ///     @Test func listsGists() async throws {
+    ///         let stubs = Stubs.current
+    ///         let gists = try await GistsClient(session: stubs.session).list()
+    ///         #expect(gists.count == 2)
+    ///         stubs.expectRequested("GET", "/gists", .exactly(1))
+    ///     }
     /// }
     /// ```
-    ///
-    /// `record: .recordMissing` (or `APICHECK_RECORD=missing`, which wins when set) sends requests
-    /// no stub answers to the network and writes their answers into the first folder
-    /// (``RecordMode``); a ``StubRecording/directory`` is relative to the test file too.
     public static func stubs(
         _ paths: String..., root: String? = nil, options: StubInterceptor.Options = StubInterceptor.Options(),
-        unmatched: UnmatchedRequests = .fail, warnings: LoaderWarnings = .record, record: StubRecording = .replay,
-        filePath: StaticString = #filePath, sourceLocation: SourceLocation = #_sourceLocation
+        unmatched: UnmatchedRequests = .fail, warnings: LoaderWarnings = .record, record: StubRecording = .replay, logger: Logger? = nil,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> StubsTrait {
-        var record = record
-        record.directory = record.directory.map { stubFolder($0, relativeTo: filePath) }
-        return StubsTrait(
-            paths: paths.map { stubFolder($0, relativeTo: filePath) }, root: root.map { stubFolder($0, relativeTo: filePath) },
-            options: options, unmatched: unmatched, warnings: warnings, record: record, sourceLocation: sourceLocation)
+        StubsTrait(setup: StubsSetup(
+            paths: paths, root: root, options: options, unmatched: unmatched, warnings: warnings, record: record, logger: logger,
+            site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 }
 #endif

@@ -1,4 +1,4 @@
-import APICheckTesting
+@testable import APICheckTesting
 import Foundation
 import Logging
 import Synchronization
@@ -87,17 +87,17 @@ import FoundationNetworking
         let folder = try Self.stubFolder()
         #expect(try StubRecording.recordMissing.effectiveMode(environment: ["APICHECK_RECORD": "replay"]) == .replay)
         #expect(try StubRecording.replay.effectiveMode(environment: [:]) == .replay)
-        let forced = try StubInterceptor(loading: [folder.path], record: Self.quiet(.replay), environment: ["APICHECK_RECORD": "all"])
+        let forced = try StubInterceptor.loading([folder.path], record: Self.quiet(.replay), environment: ["APICHECK_RECORD": "all"])
         #expect(forced.recordMode == .recordAll)
         #expect(forced.options.bypassStubs && forced.recordingDirectory?.lastPathComponent == folder.url.lastPathComponent)
-        let hermetic = try StubInterceptor(loading: [folder.path], record: Self.quiet(.recordAll), environment: ["APICHECK_RECORD": "replay"])
+        let hermetic = try StubInterceptor.loading([folder.path], record: Self.quiet(.recordAll), environment: ["APICHECK_RECORD": "replay"])
         #expect(hermetic.recordMode == .replay && hermetic.recordingSummary == nil && !hermetic.options.passthrough)
     }
 
     @Test func anInvalidEnvironmentValueFailsTheInterceptorInsteadOfReplaying() throws {
         let folder = try Self.stubFolder()
         let error = #expect(throws: RecordingSetupError.self) {
-            try StubInterceptor(loading: [folder.path], record: Self.quiet(.replay), environment: ["APICHECK_RECORD": "yes"])
+            try StubInterceptor.loading([folder.path], record: Self.quiet(.replay), environment: ["APICHECK_RECORD": "yes"])
         }
         #expect(error == .invalidEnvironmentValue("yes"))
     }
@@ -106,13 +106,13 @@ import FoundationNetworking
         let folder = try Self.stubFolder()
         let file = folder.url.appendingPathComponent("stubbed.json").path
         let error = #expect(throws: RecordingSetupError.self) {
-            try StubInterceptor(loading: [file], record: Self.quiet(.recordMissing), environment: [:])
+            try StubInterceptor.loading([file], record: Self.quiet(.recordMissing), environment: [:])
         }
         #expect(error == .noFolder(.recordMissing, path: file))
         #expect(error?.description.contains("needs a folder to record into") == true)
         // A folder that does not exist yet is created: the first run records from nothing.
         let fresh = folder.url.appendingPathComponent("new/recorded").path
-        let interceptor = try StubInterceptor(loading: [fresh], record: Self.quiet(.recordMissing), environment: [:])
+        let interceptor = try StubInterceptor.loading([fresh], record: Self.quiet(.recordMissing), environment: [:])
         #expect(Self.isFolder(URL(fileURLWithPath: fresh)) && interceptor.stubs.count == 0)
     }
 
@@ -121,7 +121,7 @@ import FoundationNetworking
     @Test func replayNeverTouchesTheNetwork() async throws {
         let server = try Self.api()
         let folder = try Self.stubFolder()
-        let interceptor = try StubInterceptor(loading: [folder.path], record: Self.quiet(.replay), environment: [:])
+        let interceptor = try StubInterceptor.loading([folder.path], record: Self.quiet(.replay), environment: [:])
         let session = interceptor.makeSession()
         #expect(try await Self.get(session, "\(server.origin)/stubbed").0 == Data("stub".utf8))
         let error = await #expect(throws: URLError.self) { try await Self.get(session, "\(server.origin)/movies/1") }
@@ -134,7 +134,7 @@ import FoundationNetworking
     @Test func recordMissingRecordsOnlyWhatNoStubAnswersAndReplaysItByteForByte() async throws {
         let server = try Self.api()
         let folder = try Self.stubFolder()
-        let recording = try StubInterceptor(loading: [folder.path], record: Self.quiet(.recordMissing), environment: [:])
+        let recording = try StubInterceptor.loading([folder.path], record: Self.quiet(.recordMissing), environment: [:])
         let session = recording.makeSession()
         #expect(try await Self.get(session, "\(server.origin)/stubbed").0 == Data("stub".utf8))
         let (movie, movieResponse) = try await Self.get(session, "\(server.origin)/movies/1")
@@ -152,7 +152,7 @@ import FoundationNetworking
         session.invalidateAndCancel()
 
         server.stop()
-        let replay = try StubInterceptor(loading: [folder.path], record: Self.quiet(.replay), environment: [:])
+        let replay = try StubInterceptor.loading([folder.path], record: Self.quiet(.replay), environment: [:])
         let offline = replay.makeSession()
         let (replayedMovie, replayedMovieResponse) = try await Self.get(offline, "\(server.origin)/movies/1")
         let (replayedNotes, replayedNotesResponse) = try await Self.get(offline, "\(server.origin)/notes")
@@ -168,7 +168,7 @@ import FoundationNetworking
     @Test func recordAllSendsEvenMatchedRequestsToTheNetworkAndReplacesTheirFiles() async throws {
         let server = try Self.api()
         let folder = try Self.stubFolder()
-        let recording = try StubInterceptor(loading: [folder.path], record: Self.quiet(.recordAll), environment: [:])
+        let recording = try StubInterceptor.loading([folder.path], record: Self.quiet(.recordAll), environment: [:])
         let session = recording.makeSession()
         #expect(try await Self.get(session, "\(server.origin)/stubbed").0 == Data("from the network".utf8))
         #expect(server.requests.map(\.target) == ["/stubbed"])
@@ -177,7 +177,7 @@ import FoundationNetworking
         session.invalidateAndCancel()
 
         server.stop()
-        let replay = try StubInterceptor(loading: [folder.path], record: Self.quiet(.replay), environment: [:])
+        let replay = try StubInterceptor.loading([folder.path], record: Self.quiet(.replay), environment: [:])
         #expect(try await Self.get(replay.makeSession(), "\(server.origin)/stubbed").0 == Data("from the network".utf8))
     }
 
@@ -188,7 +188,7 @@ import FoundationNetworking
         try folder.write(
             "stubbed.json",
             #"{ "request": { "method": "GET", "path": "/stubbed", "headers": { "X-Mode": "test" } }, "response": { "status": 200, "bodyText": "stub" } }"#)
-        let recording = try StubInterceptor(loading: [folder.path], record: Self.quiet(.recordMissing), environment: [:])
+        let recording = try StubInterceptor.loading([folder.path], record: Self.quiet(.recordMissing), environment: [:])
         #expect(try await Self.get(recording.makeSession(), "\(server.origin)/stubbed").0 == Data("from the network".utf8))
         #expect(recording.recordingSummary?.skippedExisting == ["stubbed.json"])
         #expect(try String(contentsOf: folder.url.appendingPathComponent("stubbed.json"), encoding: .utf8).contains("X-Mode"))
@@ -198,7 +198,7 @@ import FoundationNetworking
         let server = try Self.api()
         let folder = try TemporaryFolder()
         let secret = "s3cret-token-42"
-        let recording = try StubInterceptor(loading: [folder.path], record: Self.quiet(.recordMissing), environment: [:])
+        let recording = try StubInterceptor.loading([folder.path], record: Self.quiet(.recordMissing), environment: [:])
         let (body, response) = try await Self.get(recording.makeSession(), "\(server.origin)/me", headers: ["Authorization": "Bearer \(secret)"])
         #expect(String(decoding: body, as: UTF8.self).contains(secret), "the client gets the real answer")
         #expect(response.value(forHTTPHeaderField: "X-Echo-Token") == secret)
@@ -215,7 +215,7 @@ import FoundationNetworking
     @Test func aRequestBodyReachesTheNetworkAndTheStubIsRecorded() async throws {
         let server = try Self.api()
         let folder = try TemporaryFolder()
-        let recording = try StubInterceptor(loading: [folder.path], record: Self.quiet(.recordMissing), environment: [:])
+        let recording = try StubInterceptor.loading([folder.path], record: Self.quiet(.recordMissing), environment: [:])
         var request = URLRequest(url: URL(string: "\(server.origin)/orders")!)
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"movieId":"1"}"#.utf8)
@@ -230,7 +230,7 @@ import FoundationNetworking
         let server = try Self.api()
         let folder = try TemporaryFolder()
         let record = Self.quiet(.recordMissing, options: RecordingOptions(maximumBodyBytes: 1024))
-        let recording = try StubInterceptor(loading: [folder.path], record: record, environment: [:])
+        let recording = try StubInterceptor.loading([folder.path], record: record, environment: [:])
         #expect(try await Self.get(recording.makeSession(), "\(server.origin)/big").0.count == 4096)
         let summary = try #require(recording.recordingSummary)
         #expect(summary.written.isEmpty && summary.skipped.count == 1)
@@ -243,7 +243,7 @@ import FoundationNetworking
         // server's port can be handed to the next test that binds port 0).
         let origin = "http://127.0.0.1:1"
         let folder = try TemporaryFolder()
-        let recording = try StubInterceptor(loading: [folder.path], record: Self.quiet(.recordMissing), environment: [:])
+        let recording = try StubInterceptor.loading([folder.path], record: Self.quiet(.recordMissing), environment: [:])
         await #expect(throws: URLError.self) { try await Self.get(recording.makeSession(), "\(origin)/movies/1") }
         let summary = try #require(recording.recordingSummary)
         #expect(summary.written.isEmpty && summary.skipped.isEmpty && summary.failed.isEmpty)
@@ -258,11 +258,11 @@ import FoundationNetworking
         let folder = try TemporaryFolder()
         let trait: StubsTrait = .stubs(folder.path, record: Self.quiet(.recordMissing))
         try await trait.provideScope(for: try #require(Test.current), testCase: nil) {
-            let interceptor = try #require(StubbedTest.current?.interceptor)
-            #expect(interceptor.recordMode == .recordMissing)
-            let (notes, _) = try await Self.get(StubbedTest.session, "\(server.origin)/notes")
+            let stubs = Stubs.current
+            #expect(stubs.interceptor.recordMode == .recordMissing)
+            let (notes, _) = try await Self.get(stubs.session, "\(server.origin)/notes")
             #expect(notes == Data("line one\nline two\n".utf8))
-            #expect(interceptor.recordingSummary?.written == ["notes.json"])
+            #expect(stubs.recordingSummary?.written == ["notes.json"])
         }
         #expect(Self.files(in: folder) == ["notes.json"])
     }
@@ -274,29 +274,29 @@ import FoundationNetworking
         let recorded = folder.url.appendingPathComponent("recorded").path
         let lines = CapturedLog()
         let record = StubRecording(.recordMissing, into: recorded, logger: Logger(label: "apicheck.test", factory: { _ in lines }))
-        try await withStubbedSession(loading: [folder.path], record: record) { session, interceptor in
-            let (notes, _) = try await Self.get(session, "\(server.origin)/notes")
+        try await withStubs(folder.path, record: record) { stubs in
+            let (notes, _) = try await Self.get(stubs.session, "\(server.origin)/notes")
             #expect(notes == Data("line one\nline two\n".utf8))
-            #expect(interceptor.recordingDirectory?.path == URL(fileURLWithPath: recorded).resolvingSymlinksInPath().path)
+            #expect(stubs.interceptor.recordingDirectory?.path == URL(fileURLWithPath: recorded).resolvingSymlinksInPath().path)
         }
         #expect(Self.files(in: folder).contains("recorded/notes.json"))
         // The test author sees what was written when the block ends.
         #expect(lines.messages.contains { $0.hasPrefix("notice: recorded (recordMissing) into ") && $0.hasSuffix("recorded: 1 stub file written") })
         server.stop()
         // Replay finds it inside the stub folder (loaded once, not a second time for `into:`).
-        try await withStubbedSession(loading: [folder.path], record: Self.quiet(.replay, into: recorded)) { session, interceptor in
-            let (notes, _) = try await Self.get(session, "\(server.origin)/notes")
+        try await withStubs(folder.path, record: Self.quiet(.replay, into: recorded)) { stubs in
+            let (notes, _) = try await Self.get(stubs.session, "\(server.origin)/notes")
             #expect(notes == Data("line one\nline two\n".utf8))
-            #expect(interceptor.stubs.count == 2)
+            #expect(stubs.interceptor.stubs.count == 2)
         }
         // A named folder elsewhere is loaded too.
         let elsewhere = try TemporaryFolder()
         try FileManager.default.copyItem(atPath: recorded + "/notes.json", toPath: elsewhere.path + "/notes.json")
         let other = try Self.stubFolder()
-        try await withStubbedSession(loading: [other.path], record: Self.quiet(.replay, into: elsewhere.path)) { session, interceptor in
-            let (notes, _) = try await Self.get(session, "\(server.origin)/notes")
+        try await withStubs(other.path, record: Self.quiet(.replay, into: elsewhere.path)) { stubs in
+            let (notes, _) = try await Self.get(stubs.session, "\(server.origin)/notes")
             #expect(notes == Data("line one\nline two\n".utf8))
-            #expect(interceptor.stubs.count == 2)
+            #expect(stubs.interceptor.stubs.count == 2)
         }
     }
 }
