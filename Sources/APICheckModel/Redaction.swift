@@ -1,4 +1,3 @@
-import APICheckModel
 
 /// Removes credentials from everything a report shows: user information in URLs, values of
 /// sensitive query parameters and headers, and known secret values wherever they appear.

@@ -90,6 +90,7 @@ public struct StubsSetup: Sendable {
 /// Testing test, failures are issues; elsewhere (no test framework to record them) they are
 /// thrown when the scope ends as one ``StubsScopeError``. Inside `body`, ``Stubs/current`` is
 /// this scope's value. Parameters: see ``StubsSetup/init(_:root:options:unmatched:warnings:record:logger:fileID:filePath:line:column:)``.
+@discardableResult
 public func withStubs<Result>(
     _ paths: String..., root: String? = nil, options: StubInterceptor.Options = StubInterceptor.Options(),
     unmatched: UnmatchedRequests = .fail, warnings: LoaderWarnings = .record, record: StubRecording = .replay, logger: Logger? = nil,
