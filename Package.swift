@@ -193,7 +193,7 @@ let package = Package(
             name: "apicheck-fuzz",
             dependencies: [
                 "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckCrawler", "APICheckServer", "APICheckSchema",
-                "APICheckHypermedia", .product(name: "Logging", package: "swift-log"),
+                "APICheckHypermedia", "APICheckOpenAPI", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["CLI"])),
             ]
