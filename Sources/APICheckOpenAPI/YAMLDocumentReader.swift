@@ -13,6 +13,9 @@ struct YAMLDocumentReader {
     var file: String
 
     func read(_ text: String) throws(OpenAPIError) -> JSONNode {
+        if let problem = YAMLAliasKeys.problem(in: text) {
+            throw .limit(problem.message, file: file, line: problem.line, column: problem.column)
+        }
         let composed: Node?
         do {
             composed = try Yams.compose(yaml: text)

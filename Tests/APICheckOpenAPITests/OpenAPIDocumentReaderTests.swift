@@ -137,6 +137,23 @@ import Testing
         #expect(found.message.contains("alias"))
     }
 
+    /// Yams hashes mapping keys to find duplicates: an alias bomb used as a key would hash a
+    /// billion nodes inside Yams, before any budget of ours; such keys are refused from the text.
+    @Test(arguments: ["  ? *a8\n  : boom\n", "  *a8 : boom\n", "  [*a8, x]: boom\n", "  y: {x: 1, *a8}\n"])
+    func aliasBombsAsKeysAreRefusedBeforeComposing(key: String) throws {
+        var text = "openapi: 3.1.0\ninfo: {title: x, version: \"1\"}\npaths: {}\nx:\n  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        for level in 1...8 {
+            text += "  a\(level): &a\(level) [\(Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", "))]\n"
+        }
+        text += key
+        let start = ContinuousClock.now
+        let found = try #require(error(text))
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(found.isLimit && found.line == 14, "\(found)")
+        // Aliases as values, and plain keys, are fine.
+        _ = try read("openapi: 3.1.0\ninfo: &i {title: x, version: \"1\"}\npaths: {}\nx-copy: *i\nx-list: [*i]\n")
+    }
+
     @Test func aSchemaRefCycleIsBounded() throws {
         // A recursive schema compiles (lazily resolved); a response $ref loop is an error.
         let recursive = """
