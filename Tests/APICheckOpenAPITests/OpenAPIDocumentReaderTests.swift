@@ -154,6 +154,21 @@ import Testing
         _ = try read("openapi: 3.1.0\ninfo: &i {title: x, version: \"1\"}\npaths: {}\nx-copy: *i\nx-list: [*i]\n")
     }
 
+    @Test func oversizedAndOverdeepDocumentsAreLimits() throws {
+        var limits = OpenAPIReadLimits()
+        limits.maximumBytes = 1_000_000
+        let big = "openapi: 3.1.0\n# " + String(repeating: "x", count: 1_000_000) + "\n"
+        do {
+            _ = try OpenAPIDocumentReader(limits: limits).read(Array(big.utf8), file: "big.yaml")
+            Issue.record("a document over the size limit was read")
+        } catch {
+            #expect(error.isLimit && error.message.contains("more than the 1000000 allowed"), "\(error)")
+        }
+        let deep = "openapi: 3.1.0\nx: " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "\n"
+        let found = try #require(error(deep))
+        #expect(found.isLimit && found.message.contains("deeper than 200"), "\(found)")
+    }
+
     @Test func aSchemaRefCycleIsBounded() throws {
         // A recursive schema compiles (lazily resolved); a response $ref loop is an error.
         let recursive = """
