@@ -81,6 +81,12 @@ import Testing
         #expect(document.operations[0].responses.map(\.status) == ["200", "default"])
     }
 
+    @Test func readsOpenAPI32() throws {
+        let document = try read(Self.yaml31.replacingOccurrences(of: "openapi: 3.1.0", with: "openapi: 3.2.0"))
+        #expect(document.version == "3.2.0")
+        #expect(document.operations.map(\.name) == ["GET /movies/{id}"])
+    }
+
     @Test func swagger2IsRefusedByName() throws {
         let found = try #require(error("swagger: \"2.0\"\ninfo: {title: x, version: \"1\"}\npaths: {}\n"))
         #expect(found.description.hasPrefix("openapi.yaml:1:1: error: this is a Swagger 2.0 document"))
