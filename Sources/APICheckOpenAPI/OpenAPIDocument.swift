@@ -83,6 +83,9 @@ public struct OpenAPIOperation: Sendable {
     /// The path template as the document writes it (`/movies/{id}`).
     public var path: String
     public var responses: [OpenAPIResponse]
+    /// The base paths of the operation's own servers (or its path item's), overriding the
+    /// document's; `nil` when it has none.
+    public var basePaths: [String]?
 
     /// `GET /movies/{id}`: how findings name the operation (and group by it).
     public var name: String { "\(method) \(path)" }

@@ -59,7 +59,9 @@ struct OperationBuilder {
                 }
                 // Codes, then ranges among them (`200`, `2XX`, `404`), `default` last: stable messages.
                 responses.sort { ($0.status == "default" ? "~" : $0.status) < ($1.status == "default" ? "~" : $1.status) }
-                operations.append(OpenAPIOperation(method: method, path: rawPath, responses: responses))
+                let servers = endpoint.operation.servers ?? pathItem.servers
+                operations.append(OpenAPIOperation(
+                    method: method, path: rawPath, responses: responses, basePaths: servers.map(ServerPaths.basePaths(of:))))
             }
         }
         return operations

@@ -48,8 +48,17 @@ public struct OperationMatcher: Sendable {
             }
         }
         self.templates = templates
-        self.basePaths = basePaths
+        // Every base path some operation is served under, longest first.
+        var all = basePaths
+        for operation in operations {
+            for base in operation.basePaths ?? [] where !all.contains(base) { all.append(base) }
+        }
+        self.basePaths = all.sorted { $0.count > $1.count }
+        self.documentBasePaths = basePaths
     }
+
+    /// The document's own servers' paths (operations without servers of their own use these).
+    let documentBasePaths: [String]
 
     static func segments(of template: String) -> [Segment] {
         splitPath(template).map { segment in
@@ -86,17 +95,19 @@ public struct OperationMatcher: Sendable {
             guard path == base || path.hasPrefix(base + "/") || base.isEmpty else { continue }
             var rest = String(path.dropFirst(base.count))
             if rest.isEmpty { rest = "/" }
-            guard let template = bestTemplate(for: rest) else { continue }
-            if let operation = template.operations[method] { return .operation(operation) }
-            return .methodNotDocumented(path: template.path, methods: template.operations.keys.sorted())
+            // Only operations served under this base (their own servers, else the document's).
+            let served = { (operation: OpenAPIOperation) in (operation.basePaths ?? self.documentBasePaths).contains(base) }
+            guard let template = bestTemplate(for: rest, where: { $0.operations.values.contains(where: served) }) else { continue }
+            if let operation = template.operations[method], served(operation) { return .operation(operation) }
+            return .methodNotDocumented(path: template.path, methods: template.operations.values.filter(served).map(\.method).sorted())
         }
         return .pathNotDocumented
     }
 
-    private func bestTemplate(for path: String) -> Template? {
+    private func bestTemplate(for path: String, where isServed: (Template) -> Bool) -> Template? {
         let segments = Self.splitPath(path).map { $0.removingPercentEncoding ?? $0 }
         var best: (template: Template, shape: [Bool])?
-        for template in templates where template.segments.count == segments.count {
+        for template in templates where template.segments.count == segments.count && isServed(template) {
             guard zip(template.segments, segments).allSatisfy(Self.matches) else { continue }
             let shape = template.segments.map(\.isLiteral)
             if let current = best, !Self.morePrecise(shape, than: current.shape) { continue }

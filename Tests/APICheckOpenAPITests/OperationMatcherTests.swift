@@ -18,6 +18,12 @@ import Testing
             get: {responses: {"200": {description: a file}}}
           /:
             get: {responses: {"200": {description: root}}}
+          /uploads/{id}:
+            servers: [{url: "https://files.example.com/storage"}]
+            get: {responses: {"200": {description: a file}}}
+            delete:
+              servers: [{url: "https://files.example.com/admin"}]
+              responses: {"204": {description: gone}}
         """
 
     func name(_ method: String, _ path: String) throws -> String {
@@ -41,6 +47,13 @@ import Testing
         #expect(try name("GET", "/v1/movies/old") == "GET /movies/{id}")
         #expect(try name("GET", "/v1/files/report.json") == "GET /files/{name}.json")
         #expect(try name("GET", "/v1/files/report.xml") == "path?")
+    }
+
+    @Test func pathAndOperationServersOverrideTheDocumentsServers() throws {
+        #expect(try name("GET", "/storage/uploads/7") == "GET /uploads/{id}")
+        #expect(try name("GET", "/v1/uploads/7") == "path?")
+        #expect(try name("DELETE", "/admin/uploads/7") == "DELETE /uploads/{id}")
+        #expect(try name("DELETE", "/storage/uploads/7") == "method? /uploads/{id} GET")
     }
 
     @Test func theMethodMustBeDocumented() throws {
