@@ -195,8 +195,9 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
                 + "templates (a literal segment wins over a templated one), then the method. A link the "
                 + "API advertises that reaches no documented operation means the document and the API "
                 + "disagree about what exists: clients generated from the document cannot call it. "
-                + "Document the operation, or stop advertising the link. (Schemathesis has no such check: "
-                + "it only calls what the document lists.)"
+                + "Document the operation, or stop advertising the link. Answers from other hosts the crawl "
+                + "may follow (--allow-host) are checked only when a server of the document names their "
+                + "host. (Schemathesis has no such check: it only calls what the document lists.)"
         case .openAPIStatus:
             "The status of each answer must be one of the operation's documented responses: the exact "
                 + "code, its range (4XX) or default. An undocumented status is one clients generated from "

@@ -20,6 +20,9 @@ public struct OpenAPIContract: ResponseContract {
     }
 
     public func violations(of answer: ContractAnswer) -> [ContractViolation] {
+        // Another host the crawl was allowed to follow (a CDN, a partner) is not this API, unless
+        // one of the document's servers names it.
+        if !answer.isOnRootOrigin, !document.serverHosts.contains(answer.url.host?.lowercased() ?? "") { return [] }
         let path = answer.url.path(percentEncoded: true)
         let operation: OpenAPIOperation
         switch document.operation(method: answer.method, path: path.isEmpty ? "/" : path) {

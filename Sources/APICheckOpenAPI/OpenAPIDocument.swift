@@ -21,6 +21,8 @@ public struct OpenAPIDocument: Sendable {
     public let operations: [OpenAPIOperation]
     /// The servers' URL paths (variables at their defaults), longest first; `[""]` without servers.
     public let basePaths: [String]
+    /// The hosts the servers name (`api.example.com`), lower-cased; empty for relative servers.
+    public let serverHosts: Set<String>
     /// Where the document's own schemas resolve (`file:///…/openapi.yaml`), to show keyword
     /// locations relative to it.
     let baseURI: String
@@ -58,6 +60,7 @@ public struct OpenAPIDocument: Sendable {
             document: document, node: node, file: file, baseURI: baseURI, registry: registry, options: options, limits: reader.limits)
         operations = try builder.operations()
         basePaths = ServerPaths.basePaths(of: document.servers)
+        serverHosts = ServerPaths.hosts(of: document.servers)
         matcher = OperationMatcher(operations: operations, basePaths: basePaths)
     }
 

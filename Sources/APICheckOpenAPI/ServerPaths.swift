@@ -17,6 +17,17 @@ enum ServerPaths {
         return paths.sorted { $0.count > $1.count }
     }
 
+    /// The hosts of the servers' absolute URLs (variables at their defaults), lower-cased.
+    static func hosts(of servers: [OpenAPIKit.OpenAPI.Server]) -> Set<String> {
+        var hosts = Set<String>()
+        for server in servers {
+            var text = server.urlTemplate.absoluteString
+            for (name, variable) in server.variables { text = text.replacingOccurrences(of: "{\(name)}", with: variable.default) }
+            if let host = URL(string: text)?.host?.lowercased(), !host.isEmpty { hosts.insert(host) }
+        }
+        return hosts
+    }
+
     /// `https://h/api/` → `/api`; `/v1` → `/v1`; `https://h` → `` (the root).
     static func basePath(of url: String) -> String {
         var rest = Substring(url)

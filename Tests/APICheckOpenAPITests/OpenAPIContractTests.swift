@@ -46,7 +46,7 @@ import Testing
     /// The root links to `movies`; each entry of `movies` is (id, status, content type, body,
     /// headers besides Content-Type).
     func crawl(_ movies: [(String, Int, String, String, [String: String])], rootType: String = "application/hal+json",
-               extraLinks: [String] = [], profile: Bool = false) async throws -> CrawlReport {
+               extraLinks: [String] = [], profile: Bool = false, allowedHosts: Set<String> = []) async throws -> CrawlReport {
         var links = movies.map { #"{"href": "/api/movies/\#($0.0)"}"# }
         links += extraLinks.map { #"{"href": "\#($0)"}"# }
         let root: JSONValue = .object([
@@ -71,7 +71,7 @@ import Testing
         }
         for path in extraLinks {
             stubs.append(.object([
-                JSONMember("request", .object([JSONMember("path", .string(path))])),
+                JSONMember("request", .object([JSONMember("path", .string(URL(string: path)?.path ?? path))])),
                 JSONMember("response", .object([JSONMember("status", 200), JSONMember("bodyText", .string("ok"))])),
             ]))
         }
@@ -82,6 +82,8 @@ import Testing
         let loaded = StubLoader().load([folder.path])
         #expect(loaded.errors.isEmpty, "\(loaded.diagnostics)")
         var options = CrawlOptions(root: try #require(URL(string: "http://localhost:3000/api/")))
+        options.allowedHosts = allowedHosts
+        options.listsEveryCheck = true
         options.contract = OpenAPIContract(document: try OpenAPIDocumentReader().read(Array(Self.document.utf8), file: "openapi.yaml"))
         if profile {
             let schema = try JSONSchema(JSONParser().parse(Array(#"{"type": "object", "properties": {"year": {"type": "integer"}}}"#.utf8)))
@@ -145,6 +147,13 @@ import Testing
         #expect(findings.map(\.rule) == [.openAPIOperation], "\(findings)")
         #expect(findings.first?.severity == .warning)
         #expect(findings.first?.url.hasSuffix("/api/posters/1") == true)
+    }
+
+    @Test func anotherHostTheCrawlMayFollowIsNotThisAPI() async throws {
+        let report = try await crawl(
+            [("1", 200, "application/json", Self.good, Self.rate)], extraLinks: ["http://cdn.example.com/posters/1"], allowedHosts: ["cdn.example.com"])
+        #expect(report.checks.contains { $0.url == "http://cdn.example.com/posters/1" })
+        #expect(openAPIFindings(report).isEmpty, "\(openAPIFindings(report))")
     }
 
     @Test func findingsGroupIntoOneDefectPerOperation() async throws {

@@ -162,7 +162,8 @@ public struct Crawler: Sendable {
             if (200..<300).contains(response.status), !response.isTruncated, !body.isEmpty { successfulBody = body }
             if let contract = options.contract {
                 let answer = ContractAnswer(
-                    method: "GET", url: finalURL, status: response.status, headers: response.headers, body: response.isTruncated ? nil : body)
+                    method: "GET", url: finalURL, status: response.status, headers: response.headers, body: response.isTruncated ? nil : body,
+                    isOnRootOrigin: OriginRewriter.origin(of: finalURL) == OriginRewriter.origin(of: options.root))
                 contractViolations = contract.violations(of: answer)
             }
         }

@@ -20,13 +20,16 @@ public struct ContractAnswer: Sendable {
     public var headers: [HTTPHeader]
     /// The body, `nil` when it was cut at `--max-body` (not checked then).
     public var body: [UInt8]?
+    /// Whether the answer came from the crawl root's origin (not from an `--allow-host`).
+    public var isOnRootOrigin: Bool
 
-    public init(method: String, url: URL, status: Int, headers: [HTTPHeader], body: [UInt8]?) {
+    public init(method: String, url: URL, status: Int, headers: [HTTPHeader], body: [UInt8]?, isOnRootOrigin: Bool = true) {
         self.method = method
         self.url = url
         self.status = status
         self.headers = headers
         self.body = body
+        self.isOnRootOrigin = isOnRootOrigin
     }
 
     /// The value of the first header named `name` (case-insensitive).
