@@ -37,6 +37,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // OpenAPI documents (crawl --openapi). Without its ExternalLoading trait, which compiles much
+        // more slowly and is not used: external $refs are read by APICheckOpenAPI itself.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C in the package: libxml2 through pkg-config, imported by APICheckXML alone, and one
@@ -126,6 +130,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // OpenAPI 3.0/3.1/3.2 documents read (OpenAPIKit, Yams; located errors, bounded) and every
+        // crawl answer checked against them: the openapi-* rules. Bodies validate against the raw
+        // schema JSON with APICheckSchema. Only with the CLI trait.
+        .target(
+            name: "APICheckOpenAPI",
+            dependencies: [
+                "APICheckCrawler", "APICheckFindings", "APICheckJSON", "APICheckSchema", "APICheckModel",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),
+                .product(name: "Yams", package: "Yams", condition: .when(traits: ["CLI"])),
+            ]
+        ),
         // The live fetcher: AsyncHTTPClient, kept apart so the engine and its tests need no HTTP stack.
         .target(
             name: "APICheckHTTPFetcher",
@@ -154,7 +171,7 @@ let package = Package(
             name: "apicheck",
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
-                "APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckHypermedia", "APICheckVerifier", "APICheckServer", "APICheckRecording", "APICheckSchema", "CAPICheckMalloc",
+                "APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckHypermedia", "APICheckVerifier", "APICheckServer", "APICheckRecording", "APICheckSchema", "APICheckOpenAPI", "CAPICheckMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
@@ -176,7 +193,7 @@ let package = Package(
             name: "apicheck-fuzz",
             dependencies: [
                 "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckCrawler", "APICheckServer", "APICheckSchema",
-                "APICheckHypermedia", .product(name: "Logging", package: "swift-log"),
+                "APICheckHypermedia", "APICheckOpenAPI", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["CLI"])),
             ]
@@ -200,6 +217,10 @@ let package = Package(
             exclude: ["Suite"]
         ),
         .testTarget(name: "APICheckModelTests", dependencies: ["APICheckModel"]),
+        .testTarget(
+            name: "APICheckOpenAPITests",
+            dependencies: ["APICheckOpenAPI", "APICheckCrawler", "APICheckFindings", "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckSchema"]
+        ),
         .testTarget(
             name: "APICheckStubFilesTests",
             dependencies: ["APICheckStubFiles", "APICheckModel"],

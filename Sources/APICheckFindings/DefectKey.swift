@@ -40,6 +40,19 @@ struct DefectKey: Hashable {
             // field in every movie is one defect, whatever the values.
             problem = "\(finding.expected ?? "") | \(BodySchemaPointer.shape(finding.sourcePointer ?? ""))"
             place = RelPath.shape(finding.relPath)
+        case .openAPIOperation:
+            // One defect per method and kind of path the document lacks.
+            problem = finding.method
+            place = TargetShape.of(finding.url)
+        case .openAPIStatus, .openAPIContentType, .openAPIHeader:
+            // `expected` starts with the operation (`GET /movies/{id}: …`): one defect per operation
+            // and what was seen (500 and 503 are two problems).
+            problem = "\(finding.expected ?? "") | \(finding.actual ?? "")"
+            place = ""
+        case .openAPIBody:
+            // The operation and schema keyword (in `expected`) and the field with indices as *.
+            problem = "\(finding.expected ?? "") | \(BodySchemaPointer.shape(finding.sourcePointer ?? ""))"
+            place = ""
         case .crawlLimit:
             // One defect per limit, however many responses it cut short.
             problem = MessageTemplate.of(finding.message)

@@ -44,6 +44,11 @@ enum DefectTitle {
                 let field = BodySchemaPointer.shape(first.sourcePointer ?? "")
                 return "\(field.isEmpty ? "the body" : "the body's " + field) does not match its profile (\(first.expected ?? "its profile")): fix the body, or the profile"
             }
+        case .openAPIBody:
+            return merged(distinct(occurrences.lazy.map(occurrenceTitle))) {
+                let field = BodySchemaPointer.shape(first.sourcePointer ?? "")
+                return "\(field.isEmpty ? "the body" : "the body's " + field) does not match the document (\(first.expected ?? "")): fix the body, or the document"
+            }
         default:
             return merged(distinct(occurrences.lazy.map(occurrenceTitle)))
         }
@@ -92,6 +97,11 @@ enum DefectTitle {
             let field = BodySchemaPointer.shape(finding.sourcePointer ?? "")
             let problem = finding.actual ?? finding.message
             return "\(field.isEmpty ? "the body" : "the body's " + field): \(problem) (\(finding.expected ?? "its profile")): fix the body, or the profile"
+        case .openAPIBody:
+            let field = BodySchemaPointer.shape(finding.sourcePointer ?? "")
+            return "\(field.isEmpty ? "the body" : "the body's " + field): \(finding.actual ?? finding.message) (\(finding.expected ?? "the document")): fix the body, or the document"
+        case .openAPIOperation, .openAPIStatus, .openAPIContentType, .openAPIHeader:
+            return "\(finding.message): fix the API, or the document"
         case .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .crawlLimit, .driftStatus, .driftType, .driftLinks, .driftShape,
             .driftHeader:
             return finding.messageWithEvidence

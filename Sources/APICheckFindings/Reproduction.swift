@@ -51,7 +51,8 @@ public enum Reproduction {
         case .typeSyntax where finding.declaredType != nil && finding.declaredType == finding.actual:
             // A declared type is written in the link, not served by its target.
             return advertised(finding)
-        case .typeMatches, .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader, .bodySchema:
+        case .typeMatches, .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader, .bodySchema,
+            .openAPIStatus, .openAPIContentType, .openAPIBody, .openAPIHeader, .openAPIOperation:
             // Only sent requests have answers to compare.
             return .sent(method: method, url: finding.url)
         default:

@@ -43,6 +43,16 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
     case driftHeader = "drift-header"
     /// With `verify --coverage`: a kind of resource the live API links to has a stub.
     case driftCoverage = "drift-coverage"
+    /// With `--openapi`: the answer's method and path are an operation of the document.
+    case openAPIOperation = "openapi-operation"
+    /// With `--openapi`: the status is documented for the operation.
+    case openAPIStatus = "openapi-status"
+    /// With `--openapi`: the served type is one of the response's media types.
+    case openAPIContentType = "openapi-content-type"
+    /// With `--openapi`: the body validates against the response's schema.
+    case openAPIBody = "openapi-body"
+    /// With `--openapi`: the response's required headers are present.
+    case openAPIHeader = "openapi-header"
 
     /// The rules whose findings a report of `command` can hold, sorted: reports list these (a
     /// JUnit suite per rule, SARIF's rule table), not the other command's.
@@ -74,6 +84,8 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
     public var defaultSeverity: Severity {
         switch self {
         case .linkResolves, .methodValid, .typeMatches, .bodySchema, .contentTypePresent, .templateValid: .error
+        case .openAPIStatus, .openAPIContentType, .openAPIBody: .error
+        case .openAPIOperation, .openAPIHeader: .warning
         case .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader: .error
         case .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .crawlLimit, .driftCoverage: .warning
         }
@@ -93,6 +105,11 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
         case .formatShape: "The representation follows the hypermedia format it claims."
         case .templateValid: "A templated href is a valid RFC 6570 URI template."
         case .crawlLimit: "No limit of the crawl dropped work: every link was extracted, every body read whole, every target reached."
+        case .openAPIOperation: "With --openapi: every answer the crawl reaches is an operation (server, path, method) of the document."
+        case .openAPIStatus: "With --openapi: the status is documented for the operation (or it has a default response)."
+        case .openAPIContentType: "With --openapi: the served Content-Type is one of the documented response's media types."
+        case .openAPIBody: "With --openapi: the body validates against the documented response's schema."
+        case .openAPIHeader: "With --openapi: every header the documented response requires is present."
         case .driftStatus: "The live API answers a stub's request with the status the stub records."
         case .driftType: "The live API serves the Content-Type the stub records."
         case .driftLinks: "The live API advertises the same rels as the stub, with the same method, type and templating."
@@ -172,6 +189,37 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
                 + "a finding of this rule that names what was left out, how much, and the flag that raises "
                 + "the limit; it is a warning, so --strict fails on it. Raise the limit, or narrow the crawl "
                 + "(--sample N) when the API is meant to be that large."
+        case .openAPIOperation:
+            "With --openapi FILE, every answer the crawl receives is matched to an operation of the "
+                + "document: the servers' base paths (server variables at their defaults), then the path "
+                + "templates (a literal segment wins over a templated one), then the method. A link the "
+                + "API advertises that reaches no documented operation means the document and the API "
+                + "disagree about what exists: clients generated from the document cannot call it. "
+                + "Document the operation, or stop advertising the link. Answers from other hosts the crawl "
+                + "may follow (--allow-host) are checked only when a server of the document names their "
+                + "host. (Schemathesis has no such check: it only calls what the document lists.)"
+        case .openAPIStatus:
+            "The status of each answer must be one of the operation's documented responses: the exact "
+                + "code, its range (4XX) or default. An undocumented status is one clients generated from "
+                + "the document do not handle. Document it, or answer a documented one. (Schemathesis: "
+                + "status_code_conformance.)"
+        case .openAPIContentType:
+            "The served Content-Type must be one of the media types the matched response documents, "
+                + "compared by type and subtype without parameters; */* and type/* ranges match too. A "
+                + "response documented without content must have no body. (Schemathesis: "
+                + "content_type_conformance.)"
+        case .openAPIBody:
+            "A JSON body must validate against the schema of the matched response and media type, with "
+                + "the document's own dialect: OpenAPI 3.0's (nullable, readOnly/writeOnly for responses, "
+                + "discriminator) for 3.0 documents, JSON Schema 2020-12 or the document's "
+                + "jsonSchemaDialect for 3.1 and 3.2; $refs to components and to files beside the document "
+                + "resolve. Each failing keyword is a finding at the body's JSON pointer, with the schema's "
+                + "keyword location. When a media-type profile (body-schema) also applies to the body, a "
+                + "place both report is reported once, here. (Schemathesis: response_schema_conformance.)"
+        case .openAPIHeader:
+            "Every header the matched response documents as required must be in the answer (names "
+                + "compare case-insensitively; Content-Type is checked by openapi-content-type). "
+                + "(Schemathesis: response_headers_conformance.)"
         case .driftStatus:
             "apicheck verify sends each stub's request to the live API and compares the status codes. "
                 + "A different status, above all a different class (a 200 that became a 404), means tests "
@@ -239,6 +287,16 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
             "The href \"/movies{?page\" is not a valid URI template (unclosed expression)."
         case .crawlLimit:
             "12000 of the 22000 links in the response were not extracted (--max-links 10000): raise --max-links."
+        case .openAPIOperation:
+            "GET https://api.example.com/movies/3/poster: no operation of the document has the path /movies/3/poster."
+        case .openAPIStatus:
+            "GET /movies/{id} answered 500; the document lists 200, 404."
+        case .openAPIContentType:
+            "GET /movies/{id} 200 served text/html; the document lists application/json."
+        case .openAPIBody:
+            "/year: expected an integer, found a string (GET /movies/{id} 200 application/json, #/components/schemas/Movie/properties/year/type)."
+        case .openAPIHeader:
+            "GET /movies 200 lacks the required header X-Total-Count."
         case .driftStatus:
             "GET https://api.example.com/movies/3: the stub answers 200, the live API 404 (client error)."
         case .driftType:

@@ -24,10 +24,22 @@ public struct JSONNode: Sendable {
         public var key: String
         public var keyPosition: JSONPosition
         public var value: JSONNode
+
+        public init(key: String, keyPosition: JSONPosition, value: JSONNode) {
+            self.key = key
+            self.keyPosition = keyPosition
+            self.value = value
+        }
     }
 
     public var kind: Kind
     public var position: JSONPosition
+
+    /// A node built by another reader (YAML documents become JSON nodes with their own marks).
+    public init(kind: Kind, position: JSONPosition) {
+        self.kind = kind
+        self.position = position
+    }
 
     /// The value without positions.
     public var value: JSONValue {

@@ -15,6 +15,7 @@ enum FuzzTarget: String, CaseIterable {
     case pathMatch = "path-match"
     case template
     case schema
+    case openapi
 
     var summary: String {
         switch self {
@@ -29,6 +30,7 @@ enum FuzzTarget: String, CaseIterable {
         case .pathMatch: "StubSet matching against a reference matcher: lines 'S METHOD PATTERN', 'R METHOD TARGET'"
         case .template: "a Mustache template: lint (TemplateRenderer.diagnose), then render it"
         case .schema: "a JSON Schema compiled, then instances validated: schema, a '--' line, one instance per line; byte 1 picks the draft"
+        case .openapi: "an OpenAPI document (YAML or JSON) read with OpenAPIDocumentReader: a document or a located error"
         }
     }
 
@@ -46,6 +48,7 @@ enum FuzzTarget: String, CaseIterable {
         case .pathMatch: PathMatchFuzzer.run(data)
         case .template: TemplateFuzzer.run(data)
         case .schema: SchemaFuzzer.run(data)
+        case .openapi: OpenAPIFuzzer.run(data)
         }
     }
 }

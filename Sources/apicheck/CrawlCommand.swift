@@ -3,6 +3,7 @@ import APICheckFindings
 import APICheckHTTPFetcher
 import APICheckHypermedia
 import APICheckModel
+import APICheckOpenAPI
 import APICheckRecording
 import APICheckReportFormats
 import APICheckSpool
@@ -33,6 +34,11 @@ struct CrawlCommand: AsyncParsableCommand {
             (a Content-Type's profile parameter, a describedby or profile link), fetched once, \
             inside the crawl's scope (--no-discover-profiles turns that off).
 
+            With --openapi FILE every answer is also matched to its operation in an OpenAPI \
+            3.0, 3.1 or 3.2 document (servers' base paths, path templates, method) and checked: \
+            openapi-operation, openapi-status, openapi-content-type, openapi-body, \
+            openapi-header. A document that does not load is an error at its line (exit 2).
+
             Every crawl ends: --timeout bounds each request however slowly its body arrives, \
             --deadline the whole crawl; what they cut is reported as not checked or skipped and \
             the crawl is incomplete (exit 2). Links, bodies, depth and requests beyond \
@@ -51,6 +57,7 @@ struct CrawlCommand: AsyncParsableCommand {
             Examples:
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
               apicheck crawl https://api.example.com/ --sample 3 --verbose
+              apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix --openapi stubs/acmeflix-openapi.yaml
               apicheck crawl https://api.example.com/ \\
                   --profile 'application/vnd.example.movie+json=schemas/movie.json'
               apicheck crawl https://api.example.com/ --format junit --output crawl.xml
@@ -151,6 +158,14 @@ struct CrawlCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-discover-profiles"), help: "Do not fetch the schemas the API names for its bodies (a Content-Type's profile, describedby and profile links).")
     var noDiscoverProfiles = false
 
+    @Option(
+        name: .customLong("openapi"),
+        help: ArgumentHelp(
+            "Check every answer against this OpenAPI 3.0/3.1/3.2 document (YAML or JSON): operation, status, type, body, required headers (openapi-* rules).",
+            valueName: "file"),
+        completion: .file())
+    var openAPI: String?
+
     @OptionGroup var report: ReportOptions
 
     func validate() throws {
@@ -209,6 +224,15 @@ struct CrawlCommand: AsyncParsableCommand {
             }
         }
         options.profiles = profiles
+        // The document before the crawl too: one that does not load is bad input (exit 2).
+        if let openAPI {
+            do {
+                options.contract = OpenAPIContract(document: try OpenAPIDocumentReader().read(path: openAPI))
+            } catch {
+                Output(fileDescriptor: STDERR_FILENO).writeError("\(error)")
+                throw ExitCode(2)
+            }
+        }
         // A bad baseline fails now, not after a long crawl.
         _ = try report.loadBaseline()
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")

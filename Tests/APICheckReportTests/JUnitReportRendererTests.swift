@@ -9,7 +9,7 @@ import Testing
         let output = JUnitReportRenderer().render(SampleReports.report())
         let expected = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="apicheck crawl https://api.example.com/" tests="16" failures="1" errors="0" skipped="3" time="3.250">
+            <testsuites name="apicheck crawl https://api.example.com/" tests="21" failures="1" errors="0" skipped="3" time="3.250">
               <testsuite name="apicheck.body-schema" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
                 <testcase name="no body-schema defects in 3 checked links" classname="apicheck.body-schema" time="0.000"/>
               </testsuite>
@@ -38,6 +38,21 @@ import Testing
               </testsuite>
               <testsuite name="apicheck.method-valid" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
                 <testcase name="no method-valid defects in 3 checked links" classname="apicheck.method-valid" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.openapi-body" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="no openapi-body defects in 3 checked links" classname="apicheck.openapi-body" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.openapi-content-type" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="no openapi-content-type defects in 3 checked links" classname="apicheck.openapi-content-type" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.openapi-header" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="no openapi-header defects in 3 checked links" classname="apicheck.openapi-header" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.openapi-operation" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="no openapi-operation defects in 3 checked links" classname="apicheck.openapi-operation" time="0.000"/>
+              </testsuite>
+              <testsuite name="apicheck.openapi-status" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
+                <testcase name="no openapi-status defects in 3 checked links" classname="apicheck.openapi-status" time="0.000"/>
               </testsuite>
               <testsuite name="apicheck.self-consistent" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2025-03-01T12:00:00.000Z">
                 <testcase name="no self-consistent defects in 3 checked links" classname="apicheck.self-consistent" time="0.000"/>

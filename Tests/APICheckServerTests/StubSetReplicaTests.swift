@@ -11,7 +11,9 @@ import Testing
     static var stubFolders: [String] {
         let stubs = Paths.repository.appendingPathComponent("stubs")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: stubs.path)) ?? []
-        return names.sorted().map { stubs.appendingPathComponent($0).path } + [Paths.fixtures.appendingPathComponent("pewire").path]
+        // Folders only: stubs/ also holds documents about them (acmeflix.openapi.yaml).
+        let folders = names.sorted().map { stubs.appendingPathComponent($0) }.filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+        return folders.map(\.path) + [Paths.fixtures.appendingPathComponent("pewire").path]
     }
 
     @Test(arguments: stubFolders)

@@ -74,6 +74,9 @@ public struct CrawlOptions: Sendable {
     public var maximumDiscoveredSchemas = 64
     /// How profiles are compiled (format assertion, regex budget).
     public var schemaOptions = JSONSchemaOptions()
+    /// A description of the API every answer is checked against (`--openapi`): its violations
+    /// are the `openapi-*` findings.
+    public var contract: (any ResponseContract)?
 
     /// Bounds on what a crawl holds in memory; the rest waits in temporary files, in order. The
     /// report is the same whatever the bounds (a test proves it).

@@ -136,6 +136,7 @@ public struct Crawler: Sendable {
         let exchange = await send(FetchRequest(method: "GET", url: url, headers: options.headers(for: url)), budget: budget)
         record.duration = ContinuousClock.now - started
         var successfulBody: [UInt8]?
+        var contractViolations: [ContractViolation] = []
         switch exchange {
         case .skipped(let reason):
             record.outcome = .skipped(reason)
@@ -159,13 +160,26 @@ public struct Crawler: Sendable {
                 record.bodyVerdict = sniffer.check(body, against: served, parsedAsJSON: parsed)
             }
             if (200..<300).contains(response.status), !response.isTruncated, !body.isEmpty { successfulBody = body }
+            if let contract = options.contract {
+                let answer = ContractAnswer(
+                    method: "GET", url: finalURL, status: response.status, headers: response.headers, body: response.isTruncated ? nil : body,
+                    isOnRootOrigin: OriginRewriter.origin(of: finalURL) == OriginRewriter.origin(of: options.root))
+                contractViolations = contract.violations(of: answer)
+            }
         }
         // The resource's own rules run here, in parallel; its rel path is filled in on consumption.
         let rules = ContractRules(options: options)
         record.findings = rules.evaluateResource(record, relPath: [])
+        var profileFindings: [Finding] = []
         if let successfulBody {
-            record.findings += await bodySchemaFindings(record, body: successfulBody, rules: rules, discovery: discovery, budget: budget)
+            profileFindings = await bodySchemaFindings(record, body: successfulBody, rules: rules, discovery: discovery, budget: budget)
         }
+        // A place in the body that both the document and a profile reject is one finding, the
+        // document's: it names the operation and status.
+        let contractFindings = rules.contractFindings(contractViolations, record: record)
+        let documentPlaces = Set(contractFindings.lazy.filter { $0.rule == .openAPIBody }.map { $0.sourcePointer ?? "" })
+        record.findings += profileFindings.filter { $0.rule != .bodySchema || !documentPlaces.contains($0.sourcePointer ?? "") }
+        record.findings += contractFindings
         record.extraction.notes = []
         return record
     }

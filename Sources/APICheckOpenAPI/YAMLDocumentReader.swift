@@ -1,0 +1,143 @@
+import APICheckJSON
+import Foundation
+import Yams
+
+/// YAML → ``JSONNode`` with each node's line and column, by walking Yams' composed node tree
+/// under a budget (``OpenAPIReadLimits``): nodes visited with aliases counted at every use, depth,
+/// and duplicate keys rejected (YAML 1.2 forbids them; Yams' composer keeps both).
+///
+/// Only what JSON can hold is accepted: scalars become strings, numbers, booleans and null by
+/// their resolved tag; keys are read as the text they are written with (`200:` is the key `"200"`).
+struct YAMLDocumentReader {
+    var limits: OpenAPIReadLimits
+    var file: String
+
+    func read(_ text: String) throws(OpenAPIError) -> JSONNode {
+        if let problem = YAMLAliasKeys.problem(in: text) {
+            throw .limit(problem.message, file: file, line: problem.line, column: problem.column)
+        }
+        let composed: Node?
+        do {
+            composed = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw located(error)
+        } catch {
+            throw .syntax("\(error)", file: file, line: 1, column: 1)
+        }
+        guard let composed else { throw .structure("the document is empty", file: file, line: 1, column: 1) }
+        var visits = 0
+        return try convert(composed, depth: 0, visits: &visits)
+    }
+
+    private func position(_ node: Node) -> JSONPosition {
+        guard let mark = node.mark else { return JSONPosition(line: 1, column: 1) }
+        return JSONPosition(line: mark.line, column: mark.column)
+    }
+
+    private func convert(_ node: Node, depth: Int, visits: inout Int) throws(OpenAPIError) -> JSONNode {
+        visits += 1
+        let at = position(node)
+        if visits > limits.maximumNodes {
+            throw .limit(
+                "the document has more than \(limits.maximumNodes) nodes once its aliases are expanded (a YAML alias bomb?)",
+                file: file, line: at.line, column: at.column)
+        }
+        if depth > limits.maximumDepth {
+            throw .limit("the document nests deeper than \(limits.maximumDepth) levels", file: file, line: at.line, column: at.column)
+        }
+        switch node {
+        case .scalar(let scalar):
+            return JSONNode(kind: try scalarKind(scalar, node: node, at: at), position: at)
+        case .sequence(let sequence):
+            var elements: [JSONNode] = []
+            elements.reserveCapacity(sequence.count)
+            for element in sequence { elements.append(try convert(element, depth: depth + 1, visits: &visits)) }
+            return JSONNode(kind: .array(elements), position: at)
+        case .mapping(let mapping):
+            var members: [JSONNode.Member] = []
+            members.reserveCapacity(mapping.count)
+            var seen: [String: JSONPosition] = [:]
+            for (keyNode, valueNode) in mapping {
+                let keyAt = position(keyNode)
+                guard case .scalar(let keyScalar) = keyNode else {
+                    throw .structure("a key must be a plain value, not a list or a mapping", file: file, line: keyAt.line, column: keyAt.column)
+                }
+                let key = keyScalar.string
+                if let first = seen[key] {
+                    throw .structure(
+                        "duplicate key '\(key)' (first at line \(first.line), column \(first.column)): keep one",
+                        file: file, line: keyAt.line, column: keyAt.column)
+                }
+                seen[key] = keyAt
+                visits += 1
+                members.append(JSONNode.Member(key: key, keyPosition: keyAt, value: try convert(valueNode, depth: depth + 1, visits: &visits)))
+            }
+            return JSONNode(kind: .object(members), position: at)
+        case .alias:
+            // Compose resolves aliases to their anchored nodes; an unresolved one is an error.
+            throw .syntax("an alias that names no anchor", file: file, line: at.line, column: at.column)
+        }
+    }
+
+    private func scalarKind(_ scalar: Node.Scalar, node: Node, at: JSONPosition) throws(OpenAPIError) -> JSONNode.Kind {
+        switch node.tag.rawValue {
+        case Tag.Name.null.rawValue:
+            return .null
+        case Tag.Name.bool.rawValue:
+            guard let value = node.bool else { return .string(scalar.string) }
+            return .bool(value)
+        case Tag.Name.int.rawValue:
+            if Self.isJSONNumber(scalar.string) { return .number(scalar.string) }
+            guard let value = node.int else { return .string(scalar.string) }
+            return .number(String(value))
+        case Tag.Name.float.rawValue:
+            if Self.isJSONNumber(scalar.string) { return .number(scalar.string) }
+            guard let value = node.float, value.isFinite else {
+                throw .structure("'\(scalar.string)' is not a number JSON can hold (quote it to make it a string)", file: file, line: at.line, column: at.column)
+            }
+            return .number(String(value))
+        default:
+            // Strings, and tags JSON has no type for (timestamps, binary): their text.
+            return .string(scalar.string)
+        }
+    }
+
+    /// Whether `text` is a JSON number lexeme (`-1`, `2.5e3`; not `+1`, `0x1F`, `.5`, `1.`).
+    static func isJSONNumber(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        func digits() -> Int {
+            let count = bytes.prefix { $0 >= 48 && $0 <= 57 }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        guard let first = bytes.first, first >= 48, first <= 57 else { return false }
+        if first == 48 { bytes = bytes.dropFirst() } else { _ = digits() }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
+
+    private func located(_ error: YamlError) -> OpenAPIError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let text = context.map { "\(problem) \($0.text)" } ?? problem
+            return .syntax("not valid YAML: \(text)", file: file, line: mark.line, column: mark.column)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return .structure("duplicate key \(keys) in one mapping: keep one", file: file, line: context.mark.line, column: context.mark.column)
+        case .reader(let problem, let offset, _, _):
+            return .syntax("not valid YAML text: \(problem)\(offset.map { " at byte \($0)" } ?? "")", file: file, line: 1, column: 1)
+        default:
+            return .syntax("not valid YAML: \(error)", file: file, line: 1, column: 1)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import APICheckJSON
+import Foundation
+import Testing
+
+/// `apicheck crawl --openapi` as users run it: the demo checked against its own description, and
+/// a document that does not load.
+@Suite struct OpenAPICrawlTests {
+    @Test func theDemoAgainstItsDescription() throws {
+        let run = try CLI.run([
+            "crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--openapi", "stubs/acmeflix.openapi.yaml", "--format", "json",
+        ])
+        #expect(run.status == 1, "\(run.stderr)")
+        let report = try JSONParser().parseValue(Array(run.stdout.utf8))
+        guard case .array(let findings)? = report["findings"] else {
+            Issue.record("no findings array: \(run.stdout.prefix(300)) \(run.stderr)")
+            return
+        }
+        let openAPI = findings.filter { ($0["rule"]?.plainString ?? "").hasPrefix("openapi-") }
+        // The demo's real defects, as the document sees them: the poster that answers 500 and the
+        // posters served as image/jpg instead of the documented image/jpeg. Its bodies conform.
+        #expect(openAPI.contains { $0["rule"] == "openapi-status" && $0["url"] == "http://localhost:3000/poster/10CFL" && $0["actual"] == "500" })
+        #expect(openAPI.contains { $0["rule"] == "openapi-content-type" && $0["actual"] == "image/jpg" })
+        #expect(!openAPI.contains { $0["rule"] == "openapi-body" || $0["rule"] == "openapi-operation" }, "\(openAPI)")
+
+        let text = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--openapi", "stubs/acmeflix.openapi.yaml"])
+        #expect(text.stdout.contains("error[openapi-status]"), "\(text.stdout)")
+        let sarif = try CLI.run([
+            "crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--openapi", "stubs/acmeflix.openapi.yaml", "--format", "sarif",
+        ])
+        #expect(sarif.stdout.contains("\"openapi-content-type\""))
+    }
+
+    @Test func aDocumentThatDoesNotLoadIsALocatedErrorAndExitsTwo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-openapi-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("broken.yaml")
+        try Data("openapi: 3.1.0\ninfo: {title: x, version: \"1\"}\npaths:\n  /a:\n    get:\n      responses: 7\n".utf8).write(to: file)
+        let run = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--openapi", file.path])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("\(file.path):6:"), "\(run.stderr)")
+        #expect(run.stderr.contains("error:"))
+
+        let swagger = folder.appendingPathComponent("swagger.json")
+        try Data(#"{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {}}"#.utf8).write(to: swagger)
+        let refused = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--openapi", swagger.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("Swagger 2.0"), "\(refused.stderr)")
+    }
+}
+
+extension JSONValue {
+    fileprivate var plainString: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+}
