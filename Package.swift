@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "APICheckServer",
             dependencies: [
-                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckResponder", "CAPICheckMalloc",
+                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckResponder",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),

@@ -47,7 +47,8 @@ package final class ServerCore: Sendable {
         self.baseURLValue = URL(string: baseURL) ?? URL(fileURLWithPath: "/")
         self.rewriters = rewriters
         self.threadPool = NIOThreadPool.singleton
-        self.bodyMemory = BodyMemoryBudget(limit: configuration.limits.maximumBodyMemory, timerLoop: loops.values.first?.loop)
+        self.bodyMemory = BodyMemoryBudget(
+            limit: configuration.limits.maximumBodyMemory, timerLoop: loops.values.first?.loop, releaseFreeMemory: configuration.releaseFreeMemory)
         // One served set for every event loop: matching retains nothing it holds (``MatchTables``).
         let serving = ServingOptions(
             origin: baseURL, rewriters: rewriters, serverName: Self.serverHeader, maximumRewrittenFileBytes: configuration.limits.maximumRewrittenFileBytes)
