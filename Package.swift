@@ -159,7 +159,7 @@ let package = Package(
         .target(
             name: "APICheckServer",
             dependencies: [
-                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckResponder", "CAPICheckMalloc",
+                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckResponder",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),

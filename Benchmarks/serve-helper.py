@@ -8,6 +8,9 @@
                                       starts `BIN serve DIR --port 0`, prints the milliseconds from
                                       process start to the first 200 for PATH, then stops it
   serve-helper.py free-port           a free TCP port on 127.0.0.1
+  serve-helper.py requests PORT PATH N
+                                      N GETs of PATH, one after another on one keep-alive
+                                      connection; fails unless every answer is a 200
   serve-helper.py wrk FILE            from `wrk --latency` output: req/s, p99 (ms), non-2xx
                                       responses and the total number of requests ("N requests
                                       in …"), in that order, space-separated
@@ -60,6 +63,30 @@ def generate(count, folder):
         os.makedirs(sub, exist_ok=True)
         with open(os.path.join(sub, f"stub-{index:06d}.json"), "w") as handle:
             json.dump(stub, handle)
+
+
+def requests(port, path, count):
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as connection:
+        pending = b""
+        for _ in range(count):
+            connection.sendall(request)
+            while b"\r\n\r\n" not in pending:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    sys.exit("the server closed the connection")
+                pending += chunk
+            head, _, pending = pending.partition(b"\r\n\r\n")
+            if not head.startswith(b"HTTP/1.1 200 "):
+                status_line = head.split(b"\r\n")[0].decode()
+                sys.exit(f"answered {status_line}")
+            length = int(re.search(rb"(?i)\r\ncontent-length: *(\d+)", head).group(1))
+            while len(pending) < length:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    sys.exit("the server closed the connection")
+                pending += chunk
+            pending = pending[length:]
 
 
 def http_get(port, path):
@@ -121,6 +148,8 @@ if __name__ == "__main__":
         first_request(sys.argv[2], sys.argv[3], sys.argv[4])
     elif command == "free-port":
         free_port()
+    elif command == "requests":
+        requests(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
     elif command == "wrk":
         parse_wrk(sys.argv[2])
     else:

@@ -1,33 +1,30 @@
 #!/usr/bin/env bash
-# Issue #4's figures: `apicheck serve` against nginx in the same run, on 127.0.0.1 only.
+# The stub server held to SwiftNIO, with nginx beside it: `apicheck serve` must answer at least
+# 0.95× the requests per second of a minimal SwiftNIO server in the same rounds (issue #31); its
+# ratio to nginx is printed too, though it follows the CPU more than the code (a turn apart, the
+# same build measured 1.28× and 0.7× nginx on two machines, and equal to bare NIO on both).
 #
 #   wrk -t2 -c64 -d10s --latency against `apicheck serve` with 1,000 stubs loaded (a literal-path
-#   stub and a templated-path stub) and against nginx (2 workers = 2 event loops, access log off)
-#   serving the same 300 body bytes; 3 interleaved rounds, medians: req/s, p99, ratio.
-#   The machine's speed drifts between minutes, so the ratio of the medians is noisy; two figures
-#   from the same runs that the drift affects much less:
-#   - paired ratios: in each round the two servers run back to back on each path (odd rounds
-#     apicheck first, even rounds nginx first, so a steady drift favours neither server);
-#     each round gives apicheck/nginx of req/s, and their median and min–max are printed;
-#   - server CPU per request: the server's utime+stime (/proc/PID/stat; nginx: master + workers)
-#     across each wrk run divided by wrk's request count, per round and median, and
-#     nginx/apicheck of those medians ("apicheck uses X× less CPU per request"); steal time and
-#     waiting are not counted, so it moves much less with the machine's speed than req/s.
-#   - instructions per request (when `perf stat` can count them: Linux perf and hardware
-#     counters): the server's user and kernel instructions during each run divided by wrk's
-#     request count. This VM's slow phases are contention (IPC swings 1.0–1.7), not fewer
-#     instructions, so this figure barely moves between rounds: it compares the work each
-#     server does per request, not how fast the machine was at the time.
-#   It also prints the share of CPU steal time over the measured rounds (/proc/stat), and a
-#   verdict per path: median paired ratio against the 1.2× target, median p99 against nginx's.
-#   A third server runs once per round, right after the literal pair: the reference the target
-#   is stated against, "a minimal SwiftNIO server" (`apicheck-bench nio-baseline`: NIO's own
-#   HTTP/1.1 pipeline and one fixed response of the same bytes, no matching, no journal); the
-#   script prints its paired ratio against nginx and apicheck's paired ratios against it.
-#   Then RSS of both after the runs, and the time from process start to the first 200 with
-#   10,000 stubs (median of 3).
+#   stub and a templated-path stub), against nginx (2 workers = 2 event loops, access log off)
+#   serving the same 300 body bytes, and against the minimal NIO server; 3 interleaved rounds.
+#   The machine's speed drifts between minutes, so ratios are taken per round from runs back to
+#   back (paired: odd rounds apicheck first, even rounds nginx first, so a steady drift favours
+#   neither), and their median and min–max are printed:
+#   - apicheck / minimal NIO, the target (`apicheck-bench nio-baseline`: NIO's own HTTP/1.1
+#     pipeline and one fixed response of the same bytes, no matching, no journal; it runs right
+#     after the literal pair of each round);
+#   - apicheck / nginx, per path;
+#   - with BASELINE_APICHECK=path/to/another/apicheck (a build of main, say), that server runs
+#     right after apicheck on each path of each round, and apicheck / baseline is printed: before
+#     and after a change, measured in the same rounds.
+#   Also: server CPU per request (utime+stime from /proc/PID/stat over each run / wrk's request
+#   count; steal time and waiting are not counted), instructions per request from `perf stat`
+#   when the machine has hardware counters, the share of CPU steal time, RSS after the runs, the
+#   time from process start to the first 200 with 10,000 stubs (median of 3), and, when valgrind
+#   is installed, callgrind's exact instructions per request (Benchmarks/serve-instructions.sh,
+#   the machine-independent figure CI holds to a budget).
 #
-# Environment: ROUNDS (3), DURATION (10s), CONNECTIONS (64), THREADS (2),
+# Environment: ROUNDS (3), DURATION (10s), CONNECTIONS (64), THREADS (2), BASELINE_APICHECK,
 # SCRATCH_PATH (the swift build folder, default .build). Installs wrk and nginx from Debian's
 # packages when they are missing.
 set -euo pipefail
@@ -68,8 +65,10 @@ WORK=$(mktemp -d /tmp/apicheck-serve-bench.XXXXXX)
 chmod 755 "$WORK"
 SERVER_PID=""
 NIO_PID=""
+BASELINE_PID=""
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2> /dev/null || true
+  [ -n "$BASELINE_PID" ] && kill "$BASELINE_PID" 2> /dev/null || true
   [ -n "$NIO_PID" ] && kill "$NIO_PID" 2> /dev/null || true
   [ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2> /dev/null || true
   rm -rf "$WORK"
@@ -86,6 +85,16 @@ SERVER_PID=$!
 for _ in $(seq 1 200); do [ -s "$WORK/serve.out" ] && break; sleep 0.05; done
 APICHECK_URL=$(head -1 "$WORK/serve.out" | grep -o 'http://127\.0\.0\.1:[0-9]*')
 [ -n "$APICHECK_URL" ] || { cat "$WORK/serve.err" >&2; exit 1; }
+
+# The same for the baseline build, when one is given.
+BASELINE_URL=""
+if [ -n "${BASELINE_APICHECK:-}" ]; then
+  "$BASELINE_APICHECK" serve "$WORK/set1k/stubs" --port 0 --log-level warning > "$WORK/baseline.out" 2> "$WORK/baseline.err" &
+  BASELINE_PID=$!
+  for _ in $(seq 1 200); do [ -s "$WORK/baseline.out" ] && break; sleep 0.05; done
+  BASELINE_URL=$(head -1 "$WORK/baseline.out" | grep -o 'http://127\.0\.0\.1:[0-9]*')
+  [ -n "$BASELINE_URL" ] || { cat "$WORK/baseline.err" >&2; exit 1; }
+fi
 
 # nginx: 2 workers, access log off, the same bytes as static files, a temporary prefix.
 NGINX_PORT=$($HELPER free-port)
@@ -129,15 +138,19 @@ for _ in $(seq 1 200); do [ -s "$WORK/nio.out" ] && break; sleep 0.05; done
 NIO_URL=$(head -1 "$WORK/nio.out" | grep -o 'http://127\.0\.0\.1:[0-9]*')
 [ -n "$NIO_URL" ] || { cat "$WORK/nio.err" >&2; exit 1; }
 
-for url in "$APICHECK_URL$LITERAL" "$APICHECK_URL$TEMPLATED" "$NGINX_URL$LITERAL" "$NGINX_URL$TEMPLATED" "$NIO_URL$LITERAL"; do
+CHECKED_URLS="$APICHECK_URL$LITERAL $APICHECK_URL$TEMPLATED $NGINX_URL$LITERAL $NGINX_URL$TEMPLATED $NIO_URL$LITERAL"
+[ -n "$BASELINE_URL" ] && CHECKED_URLS="$CHECKED_URLS $BASELINE_URL$LITERAL $BASELINE_URL$TEMPLATED"
+for url in $CHECKED_URLS; do
   code=$(curl -s -o "$WORK/check.body" -w '%{http_code}' "$url")
   [ "$code" = 200 ] && cmp -s "$WORK/check.body" "$WORK/set1k/body.json" || { echo "$url answered $code or other bytes" >&2; exit 1; }
 done
 
 CLK_TCK=$(getconf CLK_TCK)
-server_pids() {  # apicheck|nio|nginx: the process, or nginx's master and its workers
+server_pids() {  # apicheck|baseline|nio|nginx: the process, or nginx's master and its workers
   if [ "$1" = apicheck ]; then
     echo "$SERVER_PID"
+  elif [ "$1" = baseline ]; then
+    echo "$BASELINE_PID"
   elif [ "$1" = nio ]; then
     echo "$NIO_PID"
   else
@@ -187,14 +200,21 @@ echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS rounds interleaved…" 
 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$APICHECK_URL$LITERAL" > /dev/null
 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$NGINX_URL$LITERAL" > /dev/null
 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$NIO_URL$LITERAL" > /dev/null
+[ -n "$BASELINE_URL" ] && wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$BASELINE_URL$LITERAL" > /dev/null
 STAT_BEFORE=$(cpu_stat)
 for round in $(seq 1 "$ROUNDS"); do
   # Per path, the two servers back to back; odd rounds apicheck first, even rounds nginx first.
   if [ $((round % 2)) = 1 ]; then ORDER="apicheck nginx"; else ORDER="nginx apicheck"; fi
+  # The baseline build runs right after apicheck.
+  [ -n "$BASELINE_URL" ] && ORDER=$(echo "$ORDER" | sed 's/apicheck/apicheck baseline/')
   for path in literal templated; do
     if [ "$path" = literal ]; then URL_PATH=$LITERAL; else URL_PATH=$TEMPLATED; fi
     for server in $ORDER; do
-      if [ "$server" = apicheck ]; then BASE=$APICHECK_URL; else BASE=$NGINX_URL; fi
+      case "$server" in
+        apicheck) BASE=$APICHECK_URL ;;
+        baseline) BASE=$BASELINE_URL ;;
+        *) BASE=$NGINX_URL ;;
+      esac
       run_wrk "$server" "$path" "$BASE$URL_PATH" "$round"
     done
     echo "${ORDER%% *}" >> "$WORK/first-$path.txt"
@@ -209,14 +229,16 @@ median() {  # file column
 }
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status" 2> /dev/null || echo 0; }
 
+NAMES="apicheck-literal nginx-literal apicheck-templated nginx-templated"
+[ -n "$BASELINE_URL" ] && NAMES="$NAMES baseline-literal baseline-templated"
 echo
 echo "Rounds (req/s, p99 ms):"
-for name in apicheck-literal nginx-literal apicheck-templated nginx-templated; do
+for name in $NAMES nio-literal; do
   printf '  %-20s %s\n' "$name" "$(awk '{printf "%s/%s  ", $1, $2}' "$WORK/results-$name.txt")"
 done
 echo "Medians:"
 printf '%-22s %12s %10s %8s\n' "server / path" "req/s" "p99 ms" "non-2xx"
-for name in apicheck-literal nginx-literal apicheck-templated nginx-templated; do
+for name in $NAMES; do
   printf '%-22s %12s %10s %8s\n' "$name" "$(median "$WORK/results-$name.txt" 1)" "$(median "$WORK/results-$name.txt" 2)" \
     "$(awk '{s+=$3} END {print s}' "$WORK/results-$name.txt")"
 done
@@ -247,7 +269,7 @@ done
 # Server CPU per request: CPU ticks over the run / requests, in µs.
 echo
 echo "Server CPU per request (µs, utime+stime during each run / requests; nginx = master + workers):"
-for name in apicheck-literal nginx-literal apicheck-templated nginx-templated; do
+for name in $NAMES; do
   awk -v hz="$CLK_TCK" '{print ($4 > 0 ? $5 * 1000000 / hz / $4 : 0)}' "$WORK/results-$name.txt" > "$WORK/cpu-$name.txt"
   printf '  %-20s %s  median %.1f\n' "$name" "$(awk '{printf "%s%.1f", (NR > 1 ? " " : ""), $1}' "$WORK/cpu-$name.txt")" \
     "$(median "$WORK/cpu-$name.txt" 1)"
@@ -288,14 +310,6 @@ awk -v b="$STAT_BEFORE" -v a="$STAT_AFTER" 'BEGIN {
   printf "CPU steal during the runs: %.1f%% (of all CPU time on all cores over the measured rounds)\n", (total > 0 ? 100 * (y[8] - x[8]) / total : 0)
 }'
 
-echo
-for path in literal templated; do
-  awk -v r="$(median "$WORK/paired-$path.txt" 1)" -v range="$(range_of "$WORK/paired-$path.txt")" -v n="$ROUNDS" \
-    -v ap="$(median "$WORK/results-apicheck-$path.txt" 2)" -v np="$(median "$WORK/results-nginx-$path.txt" 2)" -v p="$path" \
-    'BEGIN {printf "%s: %.2fx (paired median, %d rounds, range %s) — target 1.2x %s; p99 %.2f ms vs %.2f ms — %s\n",
-      p, r, n, range, (r >= 1.2 ? "met" : "not met"), ap, np, (ap <= np ? "no worse" : "worse")}'
-done
-
 # The reference point: what SwiftNIO alone reaches against nginx in the same rounds, and how much
 # of it the stub server keeps. (nio ran right after the literal pair of each round.)
 echo
@@ -315,6 +329,29 @@ printf '  apicheck literal / minimal NIO (same round)        paired median %.2fx
 printf '  apicheck templated / minimal NIO (same round)      paired median %.2fx, range %s\n' \
   "$(median "$WORK/paired-apicheck-nio-templated.txt" 1)" "$(range_of "$WORK/paired-apicheck-nio-templated.txt")"
 
+# Before and after: the baseline build in the same rounds, right after apicheck.
+if [ -n "$BASELINE_URL" ]; then
+  echo
+  echo "Baseline ($BASELINE_APICHECK), run right after apicheck on each path of each round:"
+  for path in literal templated; do
+    paste -d ' ' "$WORK/results-apicheck-$path.txt" "$WORK/results-baseline-$path.txt" | req_ratio > "$WORK/paired-baseline-$path.txt"
+    paste -d ' ' "$WORK/results-baseline-$path.txt" "$WORK/results-nio-literal.txt" | req_ratio > "$WORK/paired-baseline-nio-$path.txt"
+    printf '  %-10s apicheck / baseline paired median %.2fx, range %s; baseline / minimal NIO %.2fx, range %s\n' "$path" \
+      "$(median "$WORK/paired-baseline-$path.txt" 1)" "$(range_of "$WORK/paired-baseline-$path.txt")" \
+      "$(median "$WORK/paired-baseline-nio-$path.txt" 1)" "$(range_of "$WORK/paired-baseline-nio-$path.txt")"
+  done
+fi
+
+# The verdict: the target is the minimal NIO server; nginx's ratio stands beside it.
+echo
+for path in literal templated; do
+  awk -v r="$(median "$WORK/paired-apicheck-nio-$path.txt" 1)" -v range="$(range_of "$WORK/paired-apicheck-nio-$path.txt")" -v n="$ROUNDS" \
+    -v g="$(median "$WORK/paired-$path.txt" 1)" -v grange="$(range_of "$WORK/paired-$path.txt")" \
+    -v ap="$(median "$WORK/results-apicheck-$path.txt" 2)" -v np="$(median "$WORK/results-nginx-$path.txt" 2)" -v p="$path" \
+    'BEGIN {printf "%s: %.2fx the minimal NIO server (paired median, %d rounds, range %s) — target 0.95x %s; %.2fx nginx (range %s); p99 %.2f ms vs nginx %.2f ms\n",
+      p, r, n, range, (r >= 0.95 ? "met" : "not met"), g, grange, ap, np}'
+done
+
 NGINX_RSS=0
 for pid in $(cat "$WORK/nginx/nginx.pid") $(pgrep -P "$(cat "$WORK/nginx/nginx.pid")"); do
   NGINX_RSS=$((NGINX_RSS + $(rss_kib "$pid")))
@@ -323,6 +360,7 @@ echo
 echo "RSS after the runs: apicheck serve $(( $(rss_kib "$SERVER_PID") / 1024 )) MiB (1,000 stubs, journal of 10,000); nginx $((NGINX_RSS / 1024)) MiB (master + 2 workers)"
 
 kill "$SERVER_PID"; wait "$SERVER_PID" 2> /dev/null || true; SERVER_PID=""
+if [ -n "$BASELINE_PID" ]; then kill "$BASELINE_PID"; wait "$BASELINE_PID" 2> /dev/null || true; BASELINE_PID=""; fi
 kill "$NIO_PID"; wait "$NIO_PID" 2> /dev/null || true; NIO_PID=""
 kill "$(cat "$WORK/nginx/nginx.pid")"; rm -f "$WORK/nginx/nginx.pid"
 
@@ -331,3 +369,11 @@ for round in $(seq 1 "$ROUNDS"); do
   $HELPER first-request "$APICHECK" "$WORK/set10k/stubs" /items/0 >> "$WORK/startup.txt"
 done
 echo "Process start to first 200 with 10,000 stubs: $(median "$WORK/startup.txt" 1) ms (median of $ROUNDS; runs: $(tr '\n' ' ' < "$WORK/startup.txt"))"
+
+# The machine-independent figure: exact instructions per request under callgrind (CI checks the
+# debug build's against a budget; this is the release build's).
+if command -v valgrind > /dev/null; then
+  echo
+  Benchmarks/serve-instructions.sh "$APICHECK"
+  [ -n "${BASELINE_APICHECK:-}" ] && CONFIGURATION=release Benchmarks/serve-instructions.sh "$BASELINE_APICHECK" | sed 's/^apicheck serve/baseline/'
+fi

@@ -240,7 +240,7 @@ public final class StubInterceptor: Sendable {
                     return .deliver(Delivery(content: .failure(Self.error(.fileDoesNotExist, error.message, url)), delay: delay))
                 }
             }
-            let http = Self.httpResponse(status: reply.status, headers: reply.headers, url: url, bodyLength: content.count)
+            let http = Self.httpResponse(reply.head, url: url, contentLength: WireRules.contentLength(status: reply.status, bodyCount: content.count))
             store(reply.cookies, for: url, in: cookieStorage)
             return .deliver(Delivery(content: .response(http, reply.sendsBody ? content : Data()), delay: delay))
         }
@@ -276,8 +276,11 @@ public final class StubInterceptor: Sendable {
             .map { HTTPHeader(name: $0.key, value: $0.value) }
     }
 
-    /// The reply's headers as Foundation wants them (repeated fields combined), with the real length.
-    static func httpResponse(status: Int, headers: [HTTPHeader], url: URL, bodyLength: Int) -> HTTPURLResponse {
+    /// The reply's head as Foundation wants it (repeated fields combined), with the length every
+    /// transport announces.
+    static func httpResponse(_ head: ReplyHead, url: URL, contentLength: Int?) -> HTTPURLResponse {
+        let status = head.status
+        let headers = head.headers
         var fields: [String: String] = [:]
         fields.reserveCapacity(headers.count + 1)
         func add(_ name: String, _ value: String) {
@@ -289,7 +292,7 @@ public final class StubInterceptor: Sendable {
             }
         }
         for header in headers { add(header.name, header.value) }
-        fields["Content-Length"] = String(bodyLength)
+        if let contentLength { fields["Content-Length"] = String(contentLength) }
         return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
             ?? HTTPURLResponse(url: url, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!
     }

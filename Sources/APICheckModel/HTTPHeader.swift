@@ -40,9 +40,15 @@ extension String {
         let a = utf8
         let b = other.utf8
         guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { lhs, rhs in
-            lhs == rhs || (lhs | 0x20 == rhs | 0x20 && (lhs | 0x20) >= 0x61 && (lhs | 0x20) <= 0x7A)
+        // Native strings are contiguous: compare their bytes (a stub server compares header names per request).
+        let contiguous = a.withContiguousStorageIfAvailable { lhs in
+            b.withContiguousStorageIfAvailable { rhs in
+                for index in 0..<lhs.count where !asciiCaseInsensitiveEquals(lhs[index], rhs[index]) { return false }
+                return true
+            }
         }
+        if case .some(.some(let equal)) = contiguous { return equal }
+        return zip(a, b).allSatisfy(asciiCaseInsensitiveEquals)
     }
 }
 
@@ -61,4 +67,10 @@ public enum ContentTypeHeader {
         let essence = essence(of: value)
         return essence == "application/json" || essence.hasSuffix("+json")
     }
+}
+
+/// Whether two bytes are equal, ASCII letters compared without case.
+@inline(__always)
+package func asciiCaseInsensitiveEquals(_ lhs: UInt8, _ rhs: UInt8) -> Bool {
+    lhs == rhs || (lhs | 0x20 == rhs | 0x20 && (lhs | 0x20) >= 0x61 && (lhs | 0x20) <= 0x7A)
 }

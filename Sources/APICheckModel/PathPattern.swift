@@ -200,6 +200,19 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         return p == pattern.count
     }
 
+    /// One segment of a compiled pattern: plain values over a byte pool, so trying a pattern
+    /// reads no enum payloads and retains nothing.
+    struct Step: Sendable {
+        enum Operation: UInt8 { case literal, variable, glob, globstar }
+        var operation: Operation
+        /// The step's bytes in the pool: the literal, the glob, or a variable's prefix then suffix.
+        var start: Int32
+        var count: Int32
+        /// How many of a variable's bytes are its suffix; its name is `names[variable]`.
+        var suffixCount: Int32 = 0
+        var variable: Int32 = -1
+    }
+
     private final class Storage: Sendable {
         let text: String
         let kind: Kind
@@ -210,17 +223,6 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         let steps: [Step]
         let pool: [UInt8]
         let names: [String]
-
-        struct Step {
-            enum Operation: UInt8 { case literal, variable, glob, globstar }
-            var operation: Operation
-            /// The step's bytes in `pool`: the literal, the glob, or a variable's prefix then suffix.
-            var start: Int32
-            var count: Int32
-            /// How many of a variable's bytes are its suffix; its name is `names[variable]`.
-            var suffixCount: Int32 = 0
-            var variable: Int32 = -1
-        }
 
         init(text: String, kind: Kind, segments: [Segment]) {
             self.text = text
@@ -264,53 +266,75 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         /// `bindings` is `nil` when the caller only needs to know whether the pattern matches.
         func run(_ path: PathSegments, _ bindings: inout [String: String]?) -> Bool {
             steps.withUnsafeBufferPointer { steps in
-                pool.withUnsafeBufferPointer { pool in
-                    var failed = Set<Int>()
-                    return matchFrom(0, 0, steps, pool, path, &bindings, &failed)
-                }
+                pool.withUnsafeBufferPointer { pool in PathPattern.run(steps, pool, names, path, &bindings) }
             }
         }
+    }
 
-        /// With `**`, states that failed once are remembered, so the work is at most steps × path
-        /// segments whatever the pattern.
-        private func matchFrom(
-            _ start: Int, _ pathStart: Int, _ steps: UnsafeBufferPointer<Step>, _ pool: UnsafeBufferPointer<UInt8>,
-            _ path: PathSegments, _ bindings: inout [String: String]?, _ failed: inout Set<Int>
-        ) -> Bool {
-            var index = start
-            var position = pathStart
-            while index < steps.count {
-                let step = steps[index]
-                switch step.operation {
-                case .globstar:
-                    let state = index * (path.count + 1) + position
-                    guard !failed.contains(state) else { return false }
-                    for next in position...path.count where matchFrom(index + 1, next, steps, pool, path, &bindings, &failed) { return true }
-                    failed.insert(state)
-                    return false
-                case .literal:
-                    guard position < path.count, path[position].bytesEqual(pool.slice(step.start, step.count)) else { return false }
-                case .variable:
-                    guard position < path.count else { return false }
-                    let segment = path[position]
-                    let prefixCount = Int(step.count - step.suffixCount)
-                    let suffixCount = Int(step.suffixCount)
-                    // `{id}` alone needs a non-empty segment; with a prefix or suffix, a non-empty value.
-                    guard segment.count > prefixCount + suffixCount,
-                        UnsafeBufferPointer(rebasing: segment[..<prefixCount]).bytesEqual(pool.slice(step.start, Int32(prefixCount))),
-                        UnsafeBufferPointer(rebasing: segment[(segment.count - suffixCount)...]).bytesEqual(pool.slice(step.start + Int32(prefixCount), step.suffixCount))
-                    else { return false }
-                    if bindings != nil {
-                        bindings?[names[Int(step.variable)]] = String(decoding: segment[prefixCount..<(segment.count - suffixCount)], as: UTF8.self)
-                    }
-                case .glob:
-                    guard position < path.count, PathPattern.globMatches(pool.slice(step.start, step.count), path[position]) else { return false }
-                }
-                index += 1
-                position += 1
-            }
-            return position == path.count
+    /// A pattern's steps appended to `steps` and their bytes to `pool` (offsets rebased): a set's
+    /// matcher keeps every pattern in two arrays and matches them with ``run(_:_:_:_:_:)``,
+    /// reading no pattern's own storage. Returns where the steps start and how many there are.
+    func appendCompiled(steps: inout [Step], pool: inout [UInt8]) -> (start: Int32, count: Int32) {
+        let start = Int32(steps.count)
+        let base = Int32(pool.count)
+        pool += storage.pool
+        steps += storage.steps.map { step in
+            var step = step
+            step.start += base
+            return step
         }
+        return (start, Int32(storage.steps.count))
+    }
+
+    /// The one matcher of compiled steps. `bindings` is `nil` when the caller only needs to know
+    /// whether the steps match (then `names` is not read).
+    static func run(
+        _ steps: UnsafeBufferPointer<Step>, _ pool: UnsafeBufferPointer<UInt8>, _ names: [String], _ path: PathSegments,
+        _ bindings: inout [String: String]?
+    ) -> Bool {
+        var failed = Set<Int>()
+        return matchFrom(0, 0, steps, pool, names, path, &bindings, &failed)
+    }
+
+    /// With `**`, states that failed once are remembered, so the work is at most steps × path
+    /// segments whatever the pattern.
+    private static func matchFrom(
+        _ start: Int, _ pathStart: Int, _ steps: UnsafeBufferPointer<Step>, _ pool: UnsafeBufferPointer<UInt8>, _ names: [String],
+        _ path: PathSegments, _ bindings: inout [String: String]?, _ failed: inout Set<Int>
+    ) -> Bool {
+        var index = start
+        var position = pathStart
+        while index < steps.count {
+            let step = steps[index]
+            switch step.operation {
+            case .globstar:
+                let state = index * (path.count + 1) + position
+                guard !failed.contains(state) else { return false }
+                for next in position...path.count where matchFrom(index + 1, next, steps, pool, names, path, &bindings, &failed) { return true }
+                failed.insert(state)
+                return false
+            case .literal:
+                guard position < path.count, path[position].bytesEqual(pool.slice(step.start, step.count)) else { return false }
+            case .variable:
+                guard position < path.count else { return false }
+                let segment = path[position]
+                let prefixCount = Int(step.count - step.suffixCount)
+                let suffixCount = Int(step.suffixCount)
+                // `{id}` alone needs a non-empty segment; with a prefix or suffix, a non-empty value.
+                guard segment.count > prefixCount + suffixCount,
+                    UnsafeBufferPointer(rebasing: segment[..<prefixCount]).bytesEqual(pool.slice(step.start, Int32(prefixCount))),
+                    UnsafeBufferPointer(rebasing: segment[(segment.count - suffixCount)...]).bytesEqual(pool.slice(step.start + Int32(prefixCount), step.suffixCount))
+                else { return false }
+                if bindings != nil {
+                    bindings?[names[Int(step.variable)]] = String(decoding: segment[prefixCount..<(segment.count - suffixCount)], as: UTF8.self)
+                }
+            case .glob:
+                guard position < path.count, PathPattern.globMatches(pool.slice(step.start, step.count), path[position]) else { return false }
+            }
+            index += 1
+            position += 1
+        }
+        return position == path.count
     }
 }
 

@@ -11,11 +11,11 @@ import Foundation
 /// This is the one matcher: the interceptor, the server and the crawler all call it.
 public struct StubSet: Sendable {
     public let stubs: [Stub]
-    private let matcher: Matcher
+    private let tables: MatchTables
 
     public init(_ stubs: [Stub]) {
         self.stubs = stubs
-        matcher = Matcher(stubs)
+        tables = MatchTables(stubs)
     }
 
     public static let empty = StubSet([])
@@ -25,12 +25,31 @@ public struct StubSet: Sendable {
 
     /// The stub that answers `request`, or why none does.
     public func match(_ request: StubRequest, scenarios: ScenarioSelection = [:]) -> StubMatch {
-        var context = MatchContext(scenarios: scenarios)
-        guard let chosen = matcher.choose(request, &context) else {
-            return .unmatched(nearMisses(for: request, scenarios: scenarios))
+        let view = tables.view(of: scenarios)
+        guard let chosen = choose(request, scenarios: view) else {
+            return .unmatched(nearMisses(for: request, selection: scenarios, view: view))
         }
+        return .matched(matched(chosen, for: request))
+    }
+
+    /// `selection` resolved against this set, for ``choose(_:scenarios:)``.
+    package func scenarioView(of selection: ScenarioSelection) -> ScenarioView {
+        tables.view(of: selection)
+    }
+
+    /// The position of the stub that answers `request`, reading only the set's match tables: no
+    /// stub is copied and nothing the set holds is retained, so any number of threads can match
+    /// against one set without sharing a reference count (``match(_:scenarios:)`` is this, then
+    /// a copy of the stub chosen).
+    package func choose(_ request: borrowing StubRequest, scenarios: ScenarioView) -> ChosenStub? {
+        var context = ConditionContext(scenarios: scenarios)
+        return tables.choose(request, &context)
+    }
+
+    /// The stub `chosen` names, as a match for `request`.
+    package func matched(_ chosen: ChosenStub, for request: borrowing StubRequest) -> MatchedStub {
         // A template's variables are bound when read (templates read them; static responses never do).
-        return .matched(MatchedStub(stub: stubs[chosen.index], index: chosen.index, path: chosen.literal ? nil : request.path))
+        MatchedStub(stub: stubs[chosen.index], index: chosen.index, path: chosen.literal ? nil : request.path)
     }
 
     // MARK: Near misses (the slow path: only for requests no stub answers)
@@ -40,39 +59,31 @@ public struct StubSet: Sendable {
     /// How many stubs a near-miss search scores at most, so a 404 costs the same on any set size.
     public static let nearMissSearchLimit = 2048
 
-    private func nearMisses(for request: StubRequest, scenarios: ScenarioSelection) -> NearMissReport {
+    private func nearMisses(for request: StubRequest, selection: ScenarioSelection, view: ScenarioView) -> NearMissReport {
         PathSegments.withSegments(of: request.path) { segments in
-            nearMisses(for: request, segments: segments, scenarios: scenarios)
-        }
-    }
-
-    private func nearMisses(for request: StubRequest, segments: PathSegments, scenarios: ScenarioSelection) -> NearMissReport {
-        var context = MatchContext(scenarios: scenarios)
-        var scored: [(score: Int, distance: Int, index: Int, differences: [MatchDifference])] = []
-        let entries = matcher.entries
-        for candidate in nearMissCandidates(for: request, segments: segments) {
-            let index = Int(candidate)
-            let entry = entries[index]
-            let similarity = entry.pattern.path.similarity(to: segments)
-            let differences = context.differences(entry, request, segments: segments)
-            // Fewer differences first; among equals, the more similar path, then the fewer edits
-            // (NearMissRanking), counted only for a stub that can still make the list.
-            let score = differences.count * 1000 - similarity
-            if scored.count == Self.nearMissLimit, let last = scored.last, score > last.score { continue }
-            let distance = NearMissRanking.distance(entry.pattern.path, request.path)
-            if scored.count < Self.nearMissLimit {
-                scored.append((score, distance, index, differences))
-            } else if let last = scored.last, (score, distance, index) < (last.score, last.distance, last.index) {
-                scored[scored.count - 1] = (score, distance, index, differences)
-            } else {
-                continue
+            var context = ConditionContext(scenarios: view)
+            var scored: [(score: Int, distance: Int, index: Int, differences: [MatchDifference])] = []
+            for candidate in nearMissCandidates(for: request, segments: segments) {
+                let index = Int(candidate)
+                let stub = stubs[index]
+                let similarity = stub.request.path.similarity(to: segments)
+                let differences = tables.differences(index, stub, request, segments: segments, selection: selection, &context)
+                // Fewer differences first; among equals, the more similar path, then the fewer edits
+                // (NearMissRanking), counted only for a stub that can still make the list.
+                let score = differences.count * 1000 - similarity
+                if scored.count == Self.nearMissLimit, let last = scored.last, score > last.score { continue }
+                let distance = NearMissRanking.distance(stub.request.path, request.path)
+                if scored.count < Self.nearMissLimit {
+                    scored.append((score, distance, index, differences))
+                } else if let last = scored.last, (score, distance, index) < (last.score, last.distance, last.index) {
+                    scored[scored.count - 1] = (score, distance, index, differences)
+                } else {
+                    continue
+                }
+                scored.sort { ($0.score, $0.distance, $0.index) < ($1.score, $1.distance, $1.index) }
             }
-            scored.sort { ($0.score, $0.distance, $0.index) < ($1.score, $1.distance, $1.index) }
+            return NearMissReport(request: request, nearMisses: scored.map { NearMiss(stub: stubs[$0.index], differences: $0.differences) })
         }
-        return NearMissReport(
-            request: request,
-            nearMisses: scored.map { NearMiss(stub: stubs[$0.index], differences: $0.differences) }
-        )
     }
 
     /// The stubs worth explaining: same path (other methods or constraints), patterns along the
@@ -81,7 +92,7 @@ public struct StubSet: Sendable {
     private func nearMissCandidates(for request: StubRequest, segments: PathSegments) -> [Int32] {
         if stubs.count <= Self.nearMissSearchLimit { return (0..<Int32(stubs.count)).map { $0 } }
         var candidates: [Int32] = []
-        let pathIndex = matcher.pathIndex
+        let pathIndex = tables.pathIndex
         pathIndex.forEachLiteral(at: segments.bytes) { candidates.append($0) }
         pathIndex.forEachPattern(along: segments) { candidates.append($0) }
         var parentCount = segments.count
@@ -103,60 +114,65 @@ public struct StubSet: Sendable {
     }
 }
 
-/// The set's matching state, held by reference: the closures that borrow a request's bytes
-/// capture one pointer instead of copying every index array.
-private final class Matcher: Sendable {
-    let entries: [MatchEntry]
-    let pathIndex: PathIndex
-    /// Per stub, what every candidate is checked for, in arrays of plain values: reading them
-    /// copies bits, where reading an entry would retain and release it.
-    private let ranks: [MatchRank]
-    private let methods: [String?]
-    private let paths: [PathPattern]
+/// A stub chosen by ``StubSet/choose(_:scenarios:)``: its position, and whether its path is literal
+/// (nothing to bind).
+package struct ChosenStub: Sendable, Hashable {
+    package let index: Int
+    package let literal: Bool
+}
 
-    init(_ stubs: [Stub]) {
-        entries = stubs.map(MatchEntry.init)
-        pathIndex = PathIndex(stubs)
-        ranks = stubs.map(MatchRank.init)
-        methods = stubs.map(\.request.method)
-        paths = stubs.map(\.request.path)
-    }
-
+extension MatchTables {
     /// The position of the stub that answers `request`, and whether its path is literal.
-    func choose(_ request: StubRequest, _ context: inout MatchContext) -> (index: Int, literal: Bool)? {
+    func choose(_ request: borrowing StubRequest, _ context: inout ConditionContext) -> ChosenStub? {
         // The closures read the request through a pointer: capturing it would copy it (a dozen
         // reference counts) into their contexts.
         withUnsafePointer(to: request) { request in
-            PathSegments.withBytes(of: request.pointee.path) { bytes in
-                var best: Int?
-                pathIndex.forEachLiteral(at: bytes) { candidate in
-                    let index = Int(candidate)
-                    guard accepts(index, request, &context) else { return }
-                    if best == nil || isMoreSpecific(index, than: best!) { best = index }
-                }
-                if let best { return (best, true) }
-                guard pathIndex.hasPatterns else { return nil }
-                return PathSegments.withSegments(of: bytes) { path in
-                    pathIndex.forEachPattern(along: path) { candidate in
+            pool.withUnsafeBufferPointer { pool in
+                PathSegments.withBytes(of: request.pointee.path) { bytes in
+                    var best: Int?
+                    pathIndex.forEachLiteral(at: bytes) { candidate in
                         let index = Int(candidate)
-                        // A pattern can only beat the current best if it is at least as specific by kind.
-                        if let current = best, ranks[current].kind > ranks[index].kind { return }
-                        guard accepts(index, request, &context), paths[index].matches(path) else { return }
+                        guard accepts(index, request, &context, pool) else { return }
                         if best == nil || isMoreSpecific(index, than: best!) { best = index }
                     }
-                    return best.map { ($0, false) }
+                    if let best { return ChosenStub(index: best, literal: true) }
+                    guard pathIndex.hasPatterns else { return nil }
+                    return PathSegments.withSegments(of: bytes) { path in
+                        steps.withUnsafeBufferPointer { steps in
+                            pathIndex.forEachPattern(along: path) { candidate in
+                                let index = Int(candidate)
+                                // A pattern can only beat the current best if it is at least as specific by kind.
+                                if let current = best, ranks[current].kind > ranks[index].kind { return }
+                                guard accepts(index, request, &context, pool), matchesPattern(index, path, steps, pool) else { return }
+                                if best == nil || isMoreSpecific(index, than: best!) { best = index }
+                            }
+                        }
+                        return best.map { ChosenStub(index: $0, literal: false) }
+                    }
                 }
             }
         }
     }
 
+    private func matchesPattern(_ index: Int, _ path: PathSegments, _ steps: UnsafeBufferPointer<PathPattern.Step>, _ pool: UnsafeBufferPointer<UInt8>) -> Bool {
+        let span = patterns[index]
+        var bindings: [String: String]? = nil
+        return PathPattern.run(UnsafeBufferPointer(rebasing: steps[Int(span.start)..<Int(span.start + span.count)]), pool, [], path, &bindings)
+    }
+
     /// Everything but the path, which the caller has checked (literal) or checks next (patterns).
-    private func accepts(_ index: Int, _ request: UnsafePointer<StubRequest>, _ context: inout MatchContext) -> Bool {
+    private func accepts(_ index: Int, _ request: UnsafePointer<StubRequest>, _ context: inout ConditionContext, _ pool: UnsafeBufferPointer<UInt8>) -> Bool {
         if let method = methods[index], method != request.pointee.method { return false }
         // Loaded stubs all carry a scenario tag; it only narrows anything while one is selected.
         let rank = ranks[index]
-        guard rank.constraintCount > 0 || (rank.hasScenario && !context.scenarios.isEmpty) else { return true }
-        return context.acceptsConditions(entries[index], request.pointee)
+        guard rank.constraintCount > 0 || (rank.useCase >= 0 && context.scenarios.isSelecting) else { return true }
+        guard context.scenarioAllows(rank) else { return false }
+        return conditions.withUnsafeBufferPointer { conditions in
+            for position in Int(conditionStarts[index])..<Int(conditionStarts[index + 1]) where !context.holds(conditions[position], request.pointee, pool) {
+                return false
+            }
+            return true
+        }
     }
 
     private func isMoreSpecific(_ candidate: Int, than current: Int) -> Bool {
@@ -167,33 +183,43 @@ private final class Matcher: Sendable {
         if a.priority != b.priority { return a.priority > b.priority }
         return candidate < current
     }
-}
 
-/// How a stub ranks among candidates, and whether it has conditions beyond method and path
-/// (constraints or a scenario, checked on its ``MatchEntry``).
-private struct MatchRank {
-    let kind: PathPattern.Kind
-    let constraintCount: Int
-    let priority: Int
-    let hasScenario: Bool
-
-    init(_ stub: Stub) {
-        kind = stub.request.path.kind
-        constraintCount = stub.request.constraintCount
-        priority = stub.priority
-        hasScenario = stub.scenario != nil
-    }
-}
-
-/// What matching needs of a stub, held by reference so that trying a candidate costs one retain
-/// instead of copying the whole stub (headers, cookies, body…).
-private final class MatchEntry: Sendable {
-    let pattern: RequestPattern
-    let scenario: ScenarioTag?
-
-    init(_ stub: Stub) {
-        pattern = stub.request
-        scenario = stub.scenario
+    /// Why stub `index` (`stub`) does not answer `request`: each constraint decided by the same
+    /// check that choosing uses, described with the stub's own values.
+    func differences(
+        _ index: Int, _ stub: Stub, _ request: StubRequest, segments: PathSegments, selection: ScenarioSelection, _ context: inout ConditionContext
+    ) -> [MatchDifference] {
+        let pattern = stub.request
+        var differences: [MatchDifference] = []
+        if let method = pattern.method, method != request.method {
+            differences.append(.method(expected: method, actual: request.method))
+        }
+        if !pattern.path.matches(segments) { differences.append(.path(expected: pattern.path.text, actual: request.path)) }
+        let first = Int(conditionStarts[index])
+        let queries = pattern.query.count
+        let headers = pattern.headers.count
+        let origins = pattern.origin == nil ? 0 : 1
+        pool.withUnsafeBufferPointer { pool in
+            for position in first..<Int(conditionStarts[index + 1]) where !context.holds(conditions[position], request, pool) {
+                // Conditions are compiled in the pattern's order: query, headers, origin, body.
+                let offset = position - first
+                if offset < queries {
+                    let constraint = pattern.query[offset]
+                    differences.append(.query(expected: constraint, actual: request.query.first { $0.name == constraint.name }?.value))
+                } else if offset < queries + headers {
+                    let constraint = pattern.headers[offset - queries]
+                    differences.append(.header(expected: constraint, actual: request.headers.value(named: constraint.name)))
+                } else if offset < queries + headers + origins, let origin = pattern.origin {
+                    differences.append(.origin(expected: origin, actual: OriginConstraint(scheme: request.scheme, host: request.host, port: request.port)))
+                } else {
+                    differences.append(.body(expected: pattern.body[offset - queries - headers - origins]))
+                }
+            }
+        }
+        if let tag = stub.scenario, !context.scenarioAllows(ranks[index]) {
+            differences.append(.scenario(tag: tag, active: selection[tag.useCase] ?? ""))
+        }
+        return differences
     }
 }
 
@@ -264,88 +290,5 @@ public enum StubMatch: Sendable {
     public var matched: MatchedStub? {
         if case .matched(let matched) = self { return matched }
         return nil
-    }
-}
-
-/// Per-request state for matching: parses the body as JSON at most once. The request is passed
-/// to each call (borrowed) rather than stored, which would copy it.
-private struct MatchContext {
-    let scenarios: ScenarioSelection
-    private var parsedBody: JSONValue??
-
-    init(scenarios: ScenarioSelection) {
-        self.scenarios = scenarios
-    }
-
-    /// The stub's scenario and constraints (its method and path are checked before).
-    mutating func acceptsConditions(_ entry: MatchEntry, _ request: StubRequest) -> Bool {
-        // Fields read in place (no copy of the whole pattern).
-        if !scenarios.isEmpty, let tag = entry.scenario, let active = scenarios[tag.useCase], active != tag.name { return false }
-        for constraint in entry.pattern.query where !queryMatches(constraint, request) { return false }
-        for constraint in entry.pattern.headers where !headerMatches(constraint, request) { return false }
-        if let origin = entry.pattern.origin, !originMatches(origin, request) { return false }
-        for constraint in entry.pattern.body where !bodyMatches(constraint, request) { return false }
-        return true
-    }
-
-    mutating func differences(_ entry: MatchEntry, _ request: StubRequest, segments: PathSegments) -> [MatchDifference] {
-        let pattern = entry.pattern
-        var differences: [MatchDifference] = []
-        if let method = pattern.method, method != request.method {
-            differences.append(.method(expected: method, actual: request.method))
-        }
-        if !pattern.path.matches(segments) { differences.append(.path(expected: pattern.path.text, actual: request.path)) }
-        for constraint in pattern.query where !queryMatches(constraint, request) {
-            differences.append(.query(expected: constraint, actual: request.query.first { $0.name == constraint.name }?.value))
-        }
-        for constraint in pattern.headers where !headerMatches(constraint, request) {
-            differences.append(.header(expected: constraint, actual: request.headers.value(named: constraint.name)))
-        }
-        if let origin = pattern.origin, !originMatches(origin, request) {
-            let actual = OriginConstraint(scheme: request.scheme, host: request.host, port: request.port)
-            differences.append(.origin(expected: origin, actual: actual))
-        }
-        for constraint in pattern.body where !bodyMatches(constraint, request) {
-            differences.append(.body(expected: constraint))
-        }
-        if let tag = entry.scenario, let active = scenarios[tag.useCase], active != tag.name {
-            differences.append(.scenario(tag: tag, active: active))
-        }
-        return differences
-    }
-
-    private func queryMatches(_ constraint: ValueConstraint, _ request: StubRequest) -> Bool {
-        request.query.contains { item in
-            item.name == constraint.name && (constraint.value == nil || item.value == constraint.value)
-        }
-    }
-
-    private func headerMatches(_ constraint: ValueConstraint, _ request: StubRequest) -> Bool {
-        request.headers.contains { header in
-            header.name.caseInsensitiveEquals(constraint.name) && (constraint.value == nil || header.value == constraint.value)
-        }
-    }
-
-    private func originMatches(_ origin: OriginConstraint, _ request: StubRequest) -> Bool {
-        if let scheme = origin.scheme, scheme != request.scheme { return false }
-        if let host = origin.host, host != request.host { return false }
-        if let port = origin.port, port != request.port { return false }
-        return true
-    }
-
-    private mutating func bodyMatches(_ constraint: BodyConstraint, _ request: StubRequest) -> Bool {
-        switch constraint {
-        case .contains(let text):
-            guard !text.isEmpty else { return true }
-            return request.body.range(of: Data(text.utf8)) != nil
-        case .jsonPointer(let path, let equals):
-            if parsedBody == nil {
-                parsedBody = .some(try? JSONParser(maximumDepth: 64).parseValue(Array(request.body)))
-            }
-            guard case .some(.some(let json)) = parsedBody, let found = json.value(at: path) else { return false }
-            if case .string(let string) = found { return string == equals }
-            guard let expected = try? JSONParser(maximumDepth: 64).parseValue(Array(equals.utf8)) else { return false }
-            return expected == found
-        }
     }
 }

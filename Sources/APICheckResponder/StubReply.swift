@@ -59,79 +59,55 @@ public struct StubReply: Sendable {
     public var kind: Kind
     /// The stub that matched (for every kind but unmatched and passthrough).
     public var matched: MatchedStub?
-    public var status: Int
+    /// The status and final headers every transport delivers, computed once per stub response by
+    /// the ``ServedStubs`` (a problem document's for anything that is not a stub's response).
+    public let head: ReplyHead
     /// The body source. For `HEAD` and bodiless statuses it is still the full body, so that its
     /// length can be announced; ``sendsBody`` says whether to send it.
     public var body: Body
     /// Seconds before the head (`request`) and before the body (`response`), unscaled.
     public var latency: StubLatency
-    /// Whether the body is sent: not for `HEAD`, 1xx, 204 or 304.
+    /// Whether the body is sent: not for `HEAD`, 1xx, 204 or 304 (``WireRules/allowsBody(_:)``).
     public let sendsBody: Bool
+    /// The stub's response this reply delivers, when a stub answers with its own response.
+    public let stubResponse: StubResponse?
 
-    private let headerSource: HeaderSource
-    /// Where the request went: its origin replaces `{{baseURL}}` in link-bearing headers.
-    private let baseURLSource: JournalEntry.Location?
-
-    private enum HeaderSource: Sendable {
-        /// The stub's response: its headers as sent (computed when read, so a transport that
-        /// precomputed the wire form pays nothing per request).
-        case response(StubResponse)
-        case explicit([HTTPHeader])
-    }
-
-    init(kind: Kind, matched: MatchedStub?, response: StubResponse, body: Body, method: String, location: JournalEntry.Location) {
+    init(kind: Kind, matched: MatchedStub?, response: StubResponse, head: ReplyHead, body: Body, method: String) {
         self.kind = kind
-        self.baseURLSource = location
         self.matched = matched
-        self.status = response.status
+        self.head = head
         self.body = body
         self.latency = response.latency
-        self.headerSource = .response(response)
-        self.sendsBody = method != "HEAD" && Self.allowsBody(response.status)
+        self.stubResponse = response
+        self.sendsBody = method != "HEAD" && WireRules.allowsBody(head.status)
     }
 
-    init(kind: Kind, matched: MatchedStub?, status: Int, headers: [HTTPHeader], body: Data, latency: StubLatency = .none, method: String) {
+    init(kind: Kind, matched: MatchedStub?, head: ReplyHead, body: Data, latency: StubLatency = .none, method: String) {
         self.kind = kind
         self.matched = matched
-        self.status = status
+        self.head = head
         self.body = .bytes(body)
         self.latency = latency
-        self.headerSource = .explicit(headers)
-        self.baseURLSource = nil
-        self.sendsBody = method != "HEAD" && Self.allowsBody(status)
+        self.stubResponse = nil
+        self.sendsBody = method != "HEAD" && WireRules.allowsBody(head.status)
     }
 
-    /// The headers to send, final: the stub's own in order without `Content-Length` (transports
-    /// send the real length), `{{baseURL}}` in link-bearing values replaced by the request's
-    /// origin, then one `Set-Cookie` per cookie; or a problem document's.
-    public var headers: [HTTPHeader] {
-        switch headerSource {
-        case .response(let response):
-            let headers = response.headersForSending
-            guard let baseURLSource else { return headers }
-            return StubResponse.substitutingBaseURL(in: headers, with: baseURLSource.origin)
-        case .explicit(let headers): return headers
-        }
-    }
+    public var status: Int { head.status }
+
+    /// The headers to send, final (``ReplyHead/headers``).
+    public var headers: [HTTPHeader] { head.headers }
+
+    /// The `Content-Length` every transport announces: the body's length, also for `HEAD`; none
+    /// for 1xx and 204; 0 for 304.
+    public var contentLength: Int? { WireRules.contentLength(status: status, bodyCount: body.count) }
 
     /// The stub's cookies, for an in-process client's cookie storage (they are in ``headers`` too).
-    public var cookies: [StubCookie] {
-        if case .response(let response) = headerSource { return response.cookies }
-        return []
-    }
+    public var cookies: [StubCookie] { stubResponse?.cookies ?? [] }
 
-    /// The stub's response this reply delivers, when a stub answers with its own response.
-    public var stubResponse: StubResponse? {
-        if case .response(let response) = headerSource { return response }
-        return nil
-    }
-
-    /// The `Location` of a 3xx, which an in-process client follows as a real one would.
+    /// The `Location` of a stub's 3xx, which an in-process client follows as a real one would.
     public var redirectLocation: String? {
-        guard (300..<400).contains(status), case .response(let response) = headerSource else { return nil }
-        guard let location = response.headers.value(named: "Location") else { return nil }
-        guard let baseURLSource, location.contains(StubResponse.baseURLPlaceholder) else { return location }
-        return location.replacingOccurrences(of: StubResponse.baseURLPlaceholder, with: baseURLSource.origin)
+        guard (300..<400).contains(status), stubResponse != nil else { return nil }
+        return head.headers.value(named: "Location")
     }
 
     /// One sentence saying why there is no stub response (unmatched, exhausted, unservable,
@@ -166,10 +142,6 @@ public struct StubReply: Sendable {
         "the sequence of stub \"\(matched.stub.name)\" (\(matched.stub.source)) is exhausted and set to fail after its last response"
     }
 
-    /// RFC 9110: 1xx, 204 and 304 have no body.
-    public static func allowsBody(_ status: Int) -> Bool {
-        !(100..<200).contains(status) && status != 204 && status != 304
-    }
 }
 
 /// Why a matched stub cannot be served.

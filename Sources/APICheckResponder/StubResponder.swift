@@ -25,11 +25,13 @@ import Synchronization
 /// ```
 public final class StubResponder: Sendable {
     private struct State: Sendable {
-        var stubs: StubSet
+        var served: ServedStubs
         var scenarios: ScenarioSelection
         var sequenceCalls: [String: Int] = [:]
         /// Newest first (see ``CodeStub``).
         var codeStubs: [CodeStub] = []
+        /// Stubs added over the served set at run time, checked before it (``addOverlay(_:)``).
+        var overlay: ServedStubs?
     }
 
     public let journal: StubJournal
@@ -37,31 +39,55 @@ public final class StubResponder: Sendable {
     private let state: Mutex<State>
     /// Changes with every change of the scenario selection (under the state's lock).
     private let scenarioGeneration = Atomic<Int>(0)
+    /// Changes with every set installed (under the state's lock).
+    private let servedGeneration = Atomic<Int>(0)
     /// How many code stubs there are: a lookup takes the lock for them only when there are any
     /// (the server, which never has any, must not contend on this lock per request).
     private let codeStubCount = Atomic<Int>(0)
+    /// How many stubs the overlay holds: likewise, its lock is taken only when there are any.
+    private let overlayCount = Atomic<Int>(0)
 
+    /// `serving` says what the heads computed once per stub depend on (a server's origin,
+    /// rewritten origins, its name); in-process the defaults fit.
     public init(
         stubs: StubSet, scenarios: ScenarioSelection = [:], templates: TemplateRenderer = TemplateRenderer(),
-        journal: StubJournal = StubJournal()
+        journal: StubJournal = StubJournal(), serving: ServingOptions = ServingOptions()
     ) {
         self.templates = templates
         self.journal = journal
-        self.state = Mutex(State(stubs: stubs, scenarios: scenarios))
+        self.state = Mutex(State(served: ServedStubs(stubs, options: serving), scenarios: scenarios))
     }
 
     // MARK: State
 
     /// The stubs being served.
-    public var stubs: StubSet { state.withLock { $0.stubs } }
+    public var stubs: StubSet { served.stubs }
+
+    /// The stubs being served with their heads.
+    public var served: ServedStubs { state.withLock { $0.served } }
 
     /// Serves `stubs` from now on and restarts every sequence; requests already being answered
     /// finish with the set they started with.
     public func replaceStubs(_ stubs: StubSet) {
+        install(ServedStubs(stubs, options: served.options))
+    }
+
+    /// Serves `served` from now on (made off any lock: heads of a large set take a moment) and
+    /// restarts every sequence.
+    public func install(_ served: ServedStubs) {
         state.withLock {
-            $0.stubs = stubs
+            $0.served = served
             $0.sequenceCalls = [:]
+            servedGeneration.add(1, ordering: .releasing)
         }
+    }
+
+    /// A number that changes whenever another set is installed.
+    package var currentServedGeneration: Int { servedGeneration.load(ordering: .acquiring) }
+
+    /// The served set and its generation, read together.
+    package var servedSnapshot: (generation: Int, served: ServedStubs) {
+        state.withLock { (servedGeneration.load(ordering: .relaxed), $0.served) }
     }
 
     /// Adds a stub written in code; it wins over every stub added before it (``CodeStub``).
@@ -79,6 +105,28 @@ public final class StubResponder: Sendable {
             codeStubCount.store(0, ordering: .releasing)
         }
     }
+
+    /// Adds `stubs` over the served set (what an admin API adds at run time): a small set of its
+    /// own, checked before the served one and among itself in the usual order, so the large set is
+    /// neither copied nor rebuilt. Installing another set keeps the overlay.
+    package func addOverlay(_ stubs: [Stub]) {
+        state.withLock { state in
+            let all = (state.overlay?.stubs.stubs ?? []) + stubs
+            state.overlay = ServedStubs(StubSet(all), options: state.served.options)
+            overlayCount.store(all.count, ordering: .releasing)
+        }
+    }
+
+    /// Removes every stub added over the served set.
+    package func removeOverlay() {
+        state.withLock {
+            $0.overlay = nil
+            overlayCount.store(0, ordering: .releasing)
+        }
+    }
+
+    /// The stubs added over the served set, in the order added.
+    package var overlayStubs: [Stub] { state.withLock { $0.overlay?.stubs.stubs ?? [] } }
 
     /// The stubs written in code, newest first.
     public var codeStubs: [CodeStub] { state.withLock { $0.codeStubs } }
@@ -121,34 +169,38 @@ public final class StubResponder: Sendable {
     /// response. May block on files and templates: call it off event loops.
     public func reply(to request: StubRequest, at location: JournalEntry.Location, options: ReplyOptions = ReplyOptions()) -> StubReply {
         // Match outside the lock (the set is immutable); lock again only to advance a sequence.
-        let (stubs, scenarios) = state.withLock { ($0.stubs, $0.scenarios) }
-        switch decide(request, at: location, matchingIn: stubs, scenarios: scenarios, options: options) {
+        let (served, selection) = state.withLock { ($0.served, $0.scenarios) }
+        let view = served.stubs.scenarioView(of: selection)
+        switch decide(request, at: location, in: served, scenarios: view, selection: selection, options: options) {
         case .ready(let reply): return reply
         case .pending(let pending): return complete(pending)
+        case .served(let slot): return reply(slot, in: served, method: request.method, location: location)
         }
     }
 
     /// The first half of ``reply(to:at:options:)``, cheap enough for an event loop: matches
-    /// against `stubs` (a set with the same stubs as the one being served: a server's per-loop
-    /// replica, or the set a request started with while a new one is installed) with `scenarios`
-    /// read earlier through ``scenarioSnapshot`` and still current, and advances the sequence.
-    /// A reply that needs no file or template is ready (and journaled); otherwise ``complete(_:)``
-    /// finishes it, off the loop.
+    /// against `served` (the set being served, or the one a request started with while a new one
+    /// is installed) with `selection` read earlier through ``scenarioSnapshot`` and still current
+    /// (`scenarios` is it resolved against `served`), and advances the sequence.
+    ///
+    /// With `names` (a transport that delivers from `served` itself, on one thread: a server's
+    /// event loop), a stub's response whose body is static comes back as its slot, journaled with
+    /// `names`' copies of the stub's id and name, and nothing shared by every thread is retained.
+    /// Otherwise a reply that needs no file or template is ready (and journaled); ``complete(_:)``
+    /// finishes the others, off the loop.
     package func decide(
-        _ request: consuming StubRequest, at location: JournalEntry.Location, matchingIn stubs: StubSet, scenarios: ScenarioSelection,
-        options: ReplyOptions
+        _ request: consuming StubRequest, at location: JournalEntry.Location, in served: ServedStubs, scenarios: ScenarioView,
+        selection: ScenarioSelection, options: ReplyOptions, names: StubNameCache? = nil
     ) -> StubDecision {
         let method = request.method
-        switch lookup(request, in: stubs, scenarios: scenarios) {
+        switch lookup(request, in: served, scenarios: scenarios, selection: selection) {
         case .unmatched(let report):
             let reply =
                 options.unmatched == .passThrough
-                ? StubReply(kind: .passthrough, matched: nil, status: 0, headers: [], body: Data(), method: method)
+                ? StubReply(kind: .passthrough, matched: nil, head: Self.passthroughHead, body: Data(), method: method)
                 : StubReply(
-                    kind: .unmatched(report), matched: nil, status: 404, headers: StubReply.problemHeaders,
-                    body: StubReply.unmatchedDocument(report), method: method
-                )
-            record(reply, request: request, at: location, shard: options.journalShard)
+                    kind: .unmatched(report), matched: nil, head: served.problemHead(404), body: StubReply.unmatchedDocument(report), method: method)
+            record(reply.outcome, request: request, at: location, shard: options.journalShard)
             return .ready(reply)
         case .exhausted(let matched):
             let message = StubReply.exhaustedMessage(matched)
@@ -156,32 +208,82 @@ public final class StubResponder: Sendable {
                 status: 404, title: "Stub sequence exhausted", detail: message,
                 extra: [JSONMember("stub", .string(matched.stub.name)), JSONMember("source", .string(matched.stub.source.description))]
             )
-            let reply = StubReply(kind: .exhausted, matched: matched, status: 404, headers: StubReply.problemHeaders, body: document, method: method)
-            record(reply, request: request, at: location, shard: options.journalShard)
+            let reply = StubReply(kind: .exhausted, matched: matched, head: served.problemHead(404), body: document, method: method)
+            record(reply.outcome, request: request, at: location, shard: options.journalShard)
             return .ready(reply)
         case .threw(let matched, let error):
-            let problem = Unservable(reason: .threw, message: "stub \"\(matched.stub.name)\" (\(matched.stub.source)) threw: \(error)", thrown: error)
-            let document = StubReply.problemDocument(status: 500, title: "The stub cannot be served", detail: problem.message)
-            let reply = StubReply(kind: .unservable(problem), matched: matched, status: 500, headers: StubReply.problemHeaders, body: document, method: method)
-            record(reply, request: request, at: location, shard: options.journalShard)
+            let reply = unservable(
+                Unservable(reason: .threw, message: "stub \"\(matched.stub.name)\" (\(matched.stub.source)) threw: \(error)", thrown: error),
+                matched: matched, served: served, method: method)
+            record(reply.outcome, request: request, at: location, shard: options.journalShard)
             return .ready(reply)
-        case .stubbed(let matched, let response):
-            if let failure = response.failure {
-                let reply = StubReply(kind: .failure(failure), matched: matched, response: response, body: .bytes(Data()), method: method, location: location)
-                record(reply, request: request, at: location, shard: options.journalShard)
-                return .ready(reply)
+        case .code(let matched, let response):
+            // A stub written in code: its head is made now (code stubs are not part of a served set).
+            let head = ReplyHead.make(for: response, origin: location.origin, rewriters: [], serverName: served.options.serverName)!.head
+            return finish(matched: matched, response: response, head: head, body: response.body, request: request, location: location, served: served, options: options)
+        case .slot(let chosen, let slot, let set):
+            let traits = set.traits(ofSlot: slot)
+            // Only the caller's own set's slots can be delivered from it (not the overlay's).
+            if let names, set === served, !traits.contains(.producedBody), let head = set.unownedHead(ofSlot: slot) {
+                let (id, name) = names.names(of: chosen.index, in: set)
+                let status = head._withUnsafeGuaranteedRef { $0.status }
+                let failure = traits.contains(.failure) ? set.response(ofSlot: slot, stub: chosen.index).failure : nil
+                record(.stubbed(stubID: id, stubName: name, status: status, failure: failure), request: request, at: location, shard: options.journalShard)
+                return .served(ServedSlot(index: chosen.index, slot: slot))
             }
-            guard case .bytes(let data) = response.body else {
-                return .pending(PendingReply(request: request, location: location, matched: matched, response: response, options: options))
-            }
-            let reply = StubReply(kind: .stubbed, matched: matched, response: response, body: .bytes(data), method: method, location: location)
-            record(reply, request: request, at: location, shard: options.journalShard)
-            return .ready(reply)
+            let response = set.response(ofSlot: slot, stub: chosen.index)
+            let body: StubBody = traits.contains(.producedBody) ? response.body : .bytes(set.body(ofSlot: slot))
+            return finish(
+                matched: set.stubs.matched(chosen, for: request), response: response,
+                head: set.head(ofSlot: slot, stub: chosen.index, origin: location.origin), body: body, request: request, location: location,
+                served: set, options: options)
         }
     }
 
+    /// A stub's own response: a failure, a static body (journaled, ready) or a body to produce.
+    private func finish(
+        matched: MatchedStub, response: StubResponse, head: ReplyHead, body: StubBody, request: consuming StubRequest,
+        location: JournalEntry.Location, served: ServedStubs, options: ReplyOptions
+    ) -> StubDecision {
+        let method = request.method
+        if let failure = response.failure {
+            let reply = StubReply(kind: .failure(failure), matched: matched, response: response, head: head, body: .bytes(Data()), method: method)
+            record(reply.outcome, request: request, at: location, shard: options.journalShard)
+            return .ready(reply)
+        }
+        guard case .bytes(let data) = body else {
+            return .pending(
+                PendingReply(
+                    request: request, location: location, matched: matched, response: response, head: head, options: options,
+                    rewriters: served.options.rewriters, maximumRewrittenFileBytes: served.options.maximumRewrittenFileBytes, problemHead: served.problemHead(500)))
+        }
+        let reply = StubReply(kind: .stubbed, matched: matched, response: response, head: head, body: .bytes(data), method: method)
+        record(reply.outcome, request: request, at: location, shard: options.journalShard)
+        return .ready(reply)
+    }
+
+    /// The reply a transport that asked for slots did not want: the same head and body as a value.
+    private func reply(_ served: ServedSlot, in set: ServedStubs, method: String, location: JournalEntry.Location) -> StubReply {
+        let response = set.response(ofSlot: served.slot, stub: served.index)
+        let head = set.head(ofSlot: served.slot, stub: served.index, origin: location.origin)
+        let matched = MatchedStub(stub: set.stubs.stubs[served.index])
+        if let failure = response.failure {
+            return StubReply(kind: .failure(failure), matched: matched, response: response, head: head, body: .bytes(Data()), method: method)
+        }
+        return StubReply(kind: .stubbed, matched: matched, response: response, head: head, body: .bytes(set.body(ofSlot: served.slot)), method: method)
+    }
+
+    private func unservable(_ problem: Unservable, matched: MatchedStub, served: ServedStubs, method: String) -> StubReply {
+        let document = StubReply.problemDocument(status: 500, title: "The stub cannot be served", detail: problem.message)
+        return StubReply(kind: .unservable(problem), matched: matched, head: served.problemHead(500), body: document, method: method)
+    }
+
+    /// The head of a request passed elsewhere: nothing of it is delivered.
+    private static let passthroughHead = ReplyHead(status: 0, headers: [])
+
     /// The second half of ``reply(to:at:options:)``: renders the template or checks (or reads)
-    /// the body file, and journals the reply. Blocks on files: call it off event loops.
+    /// the body file, rewrites origins in a text body when the set rewrites them, and journals the
+    /// reply. Blocks on files: call it off event loops.
     public func complete(_ pending: PendingReply) -> StubReply {
         let matched = pending.matched
         let method = pending.request.method
@@ -201,11 +303,15 @@ public final class StubResponder: Sendable {
                 guard rendered.count <= limit else {
                     throw Unservable(reason: .templateFailed, message: "the template of stub \"\(matched.stub.name)\" (\(matched.stub.source)) rendered \(rendered.count) bytes, over the limit of \(limit)")
                 }
-                body = .bytes(rendered)
+                body = .bytes(pending.head.rewritesBody(pending.rewriters, isUTF8: true) ? Self.rewrite(rendered, pending.rewriters) : rendered)
             case .file(let file):
                 // Checked (or read) when answering: the file may have changed or gone since loading.
                 do {
-                    body = pending.options.readsBodyFiles ? .bytes(try file.contents(maximumBytes: limit)) : .file(try file.current(maximumBytes: limit))
+                    if pending.head.rewritesBody(pending.rewriters, isUTF8: false) {
+                        body = .bytes(Self.rewrite(try file.contents(maximumBytes: min(limit, pending.maximumRewrittenFileBytes)), pending.rewriters))
+                    } else {
+                        body = pending.options.readsBodyFiles ? .bytes(try file.contents(maximumBytes: limit)) : .file(try file.current(maximumBytes: limit))
+                    }
                 } catch {
                     throw Unservable(
                         reason: error.isMissing ? .bodyFileMissing : .bodyFileInvalid,
@@ -215,72 +321,94 @@ public final class StubResponder: Sendable {
             }
         } catch {
             let document = StubReply.problemDocument(status: 500, title: "The stub cannot be served", detail: error.message)
-            let reply = StubReply(kind: .unservable(error), matched: matched, status: 500, headers: StubReply.problemHeaders, body: document, method: method)
-            record(reply, request: pending.request, at: pending.location, shard: pending.options.journalShard)
+            let reply = StubReply(kind: .unservable(error), matched: matched, head: pending.problemHead, body: document, method: method)
+            record(reply.outcome, request: pending.request, at: pending.location, shard: pending.options.journalShard)
             return reply
         }
-        let reply = StubReply(kind: .stubbed, matched: matched, response: pending.response, body: body, method: method, location: pending.location)
-        record(reply, request: pending.request, at: pending.location, shard: pending.options.journalShard)
+        let reply = StubReply(kind: .stubbed, matched: matched, response: pending.response, head: pending.head, body: body, method: method)
+        record(reply.outcome, request: pending.request, at: pending.location, shard: pending.options.journalShard)
         return reply
     }
 
+    private static func rewrite(_ data: Data, _ rewriters: [OriginRewriter]) -> Data {
+        var bytes = [UInt8](data)
+        for rewriter in rewriters { bytes = rewriter.rewrite(bytes) ?? bytes }
+        return Data(bytes)
+    }
+
     /// The one place a reply is journaled.
-    private func record(_ reply: StubReply, request: consuming StubRequest, at location: JournalEntry.Location, shard: Int) {
-        journal.record(JournalEntry(request: request, location: location, outcome: reply.outcome), shard: shard)
+    private func record(_ outcome: JournalEntry.Outcome, request: consuming StubRequest, at location: JournalEntry.Location, shard: Int) {
+        journal.record(JournalEntry(request: request, location: location, outcome: outcome), shard: shard)
     }
 
     /// What matching and the sequence give, before any body is produced.
     private enum Lookup {
-        case stubbed(MatchedStub, StubResponse)
+        /// A stub of `set` (the served set, or the overlay) answers with this slot.
+        case slot(ChosenStub, Int, set: ServedStubs)
+        /// A stub written in code answers.
+        case code(MatchedStub, StubResponse)
         case exhausted(MatchedStub)
         case unmatched(NearMissReport)
         /// A code stub threw instead of answering.
         case threw(MatchedStub, any Error)
     }
 
-    private func lookup(_ request: borrowing StubRequest, in stubs: StubSet, scenarios: ScenarioSelection) -> Lookup {
+    private func lookup(_ request: borrowing StubRequest, in served: ServedStubs, scenarios: ScenarioView, selection: ScenarioSelection) -> Lookup {
         let codeStubs = codeStubCount.load(ordering: .acquiring) == 0 ? [] : state.withLock { $0.codeStubs }
         var codeMisses: [NearMiss] = []
         for codeStub in codeStubs {
-            switch codeStub.answer(copy request, scenarios: scenarios) {
+            switch codeStub.answer(copy request, scenarios: selection) {
             case .answers(let matched, .success(let response)):
-                return .stubbed(matched, response)
+                return .code(matched, response)
             case .answers(let matched, .failure(let error)):
                 return .threw(matched, error)
             case .misses(let miss):
                 codeMisses.append(miss)
             }
         }
-        var match = stubs.match(request, scenarios: scenarios)
-        // `if case`, not `match.matched == nil`: that comparison copies the whole matched stub.
-        if case .unmatched = match, request.method == "HEAD" {
-            var get = copy request
-            get.method = "GET"
-            if case .matched(let found) = stubs.match(get, scenarios: scenarios) { match = .matched(found) }
+        if overlayCount.load(ordering: .acquiring) > 0, let overlay = state.withLock({ $0.overlay }),
+            let chosen = choose(request, in: overlay, scenarios: overlay.stubs.scenarioView(of: selection))
+        {
+            return answer(chosen, in: overlay, request: request)
         }
-        switch match {
-        case .unmatched(var report):
+        guard let chosen = choose(request, in: served, scenarios: scenarios) else {
+            // The slow path: the near-miss report, matching once more to explain.
+            guard case .unmatched(var report) = served.stubs.match(copy request, scenarios: selection) else { return .unmatched(NearMissReport(request: copy request, nearMisses: [])) }
             if !codeMisses.isEmpty {
                 // The nearest of both kinds, ranked as the set ranks its own; code stubs first among equals.
                 report.nearMisses = StubSet.nearestFirst(codeMisses + report.nearMisses, for: request)
             }
             return .unmatched(report)
-        case .matched(let matched):
-            guard matched.stub.sequence != nil else { return .stubbed(matched, matched.stub.response) }
-            let call = state.withLock { state in
-                defer { state.sequenceCalls[matched.stub.id, default: 0] += 1 }
-                return state.sequenceCalls[matched.stub.id, default: 0]
-            }
-            guard let response = matched.stub.response(forCall: call) else { return .exhausted(matched) }
-            return .stubbed(matched, response)
         }
+        return answer(chosen, in: served, request: request)
+    }
+
+    /// The stub of `set` that answers `request`; `HEAD` falls back to the `GET` stub.
+    private func choose(_ request: borrowing StubRequest, in set: ServedStubs, scenarios: ScenarioView) -> ChosenStub? {
+        if let chosen = set.stubs.choose(request, scenarios: scenarios) { return chosen }
+        guard request.method == "HEAD" else { return nil }
+        var get = copy request
+        get.method = "GET"
+        return set.stubs.choose(get, scenarios: scenarios)
+    }
+
+    /// The slot `chosen` answers with: its response, or the next of its sequence.
+    private func answer(_ chosen: ChosenStub, in set: ServedStubs, request: borrowing StubRequest) -> Lookup {
+        guard set.hasSequence(chosen.index) else { return .slot(chosen, set.slot(of: chosen.index, call: 0)!, set: set) }
+        let id = set.stubs.stubs[chosen.index].id
+        let call = state.withLock { state in
+            defer { state.sequenceCalls[id, default: 0] += 1 }
+            return state.sequenceCalls[id, default: 0]
+        }
+        guard let slot = set.slot(of: chosen.index, call: call) else { return .exhausted(set.stubs.matched(chosen, for: request)) }
+        return .slot(chosen, slot, set: set)
     }
 
     /// Whether a stub answers `request`, without advancing a sequence or journaling (a crawl asks
     /// this about unsafe methods it will not send).
     public func peek(_ request: StubRequest) -> StubMatch {
-        let (stubs, scenarios) = state.withLock { ($0.stubs, $0.scenarios) }
-        return stubs.match(request, scenarios: scenarios)
+        let (served, scenarios) = state.withLock { ($0.served, $0.scenarios) }
+        return served.stubs.match(request, scenarios: scenarios)
     }
 
     /// A number that changes whenever the scenario selection does.
@@ -297,50 +425,4 @@ public final class StubResponder: Sendable {
         let context = TemplateContext(request: request, pathParameters: matched.pathParameters, baseURL: baseURL, variables: template.variables)
         return try templates.render(template, context: context)
     }
-}
-
-/// How unmatched requests are answered.
-public enum UnmatchedPolicy: Sendable, Hashable {
-    /// With the near-miss report (404 over HTTP, a `URLError` in-process).
-    case answer
-    /// By somebody else: the reply is ``StubReply/Kind/passthrough`` and journaled as such.
-    case passThrough
-}
-
-/// How a ``StubResponder`` produces a reply, per transport.
-public struct ReplyOptions: Sendable {
-    /// What an unmatched request gets.
-    public var unmatched: UnmatchedPolicy
-    /// Read body files into the reply's bytes (in-process), instead of checking them for a
-    /// transport that streams them (a server's `sendfile`, a crawl reading a bounded prefix).
-    public var readsBodyFiles: Bool
-    /// The largest body a stub may answer with (a body file, a rendered template); larger ones
-    /// are unservable. 256 MiB by default.
-    public var maximumBodyBytes: Int
-    /// The journal shard to record in (a server's event loop index).
-    public var journalShard: Int
-
-    public init(unmatched: UnmatchedPolicy = .answer, readsBodyFiles: Bool = true, maximumBodyBytes: Int = 256 << 20, journalShard: Int = 0) {
-        self.unmatched = unmatched
-        self.readsBodyFiles = readsBodyFiles
-        self.maximumBodyBytes = maximumBodyBytes
-        self.journalShard = journalShard
-    }
-}
-
-/// What ``StubResponder/decide(_:at:matchingIn:scenarios:options:)`` gives.
-package enum StubDecision: Sendable {
-    /// Complete and journaled.
-    case ready(StubReply)
-    /// A file or a template must be produced first, off the event loop: ``StubResponder/complete(_:)``.
-    case pending(PendingReply)
-}
-
-/// A matched stub whose body still has to be produced.
-public struct PendingReply: Sendable {
-    let request: StubRequest
-    let location: JournalEntry.Location
-    public let matched: MatchedStub
-    public let response: StubResponse
-    let options: ReplyOptions
 }

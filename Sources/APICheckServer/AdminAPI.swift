@@ -116,7 +116,7 @@ enum AdminAPI {
 
     private static func stubs(_ core: ServerCore) -> JSONValue {
         let served = core.served
-        let shadowed = Set(served.shadowed.map(\.id))
+        let shadowed = Set(ServerCore.shadowed(in: served).map(\.id))
         return .object([
             JSONMember("schemaVersion", 1), JSONMember("count", .number(Double(served.stubs.count))),
             JSONMember(

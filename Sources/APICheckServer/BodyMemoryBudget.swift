@@ -1,4 +1,3 @@
-import CAPICheckMalloc
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -7,11 +6,13 @@ import Synchronization
 /// ``StubServer/Limits/maximumBodyMemory``: many large uploads at once get 503 instead of
 /// the server's memory.
 ///
-/// After a burst it also gives the memory back: glibc keeps freed request bodies in its heap
+/// After a burst it can have the memory given back: glibc keeps freed request bodies in its heap
 /// (measured: 410 MB resident after 200 × 8 MB uploads, 50 MB after `malloc_trim`), so when the
-/// bodies held drop to zero after more than ``trimAbove`` was held, the allocator is trimmed once,
-/// once no body has been held for ``trimDelay`` (the answers that used them are written, the
-/// connections refused with them closed), off the event loops.
+/// bodies held drop to zero after more than ``trimAbove`` was held, and no body has been held for
+/// ``trimDelay`` (the answers that used them are written, the connections refused with them
+/// closed), it calls ``StubServer/Configuration/releaseFreeMemory`` once, off the event loops.
+/// What that does to the process's allocator is the executable's choice (`apicheck serve` trims
+/// glibc's heap); a library never trims its host's heap on its own.
 final class BodyMemoryBudget: Sendable {
     let limit: Int
     private let held = Atomic<Int>(0)
@@ -23,10 +24,12 @@ final class BodyMemoryBudget: Sendable {
     private let generation = Atomic<Int>(0)
     /// Where the trim is scheduled from.
     private let timerLoop: (any EventLoop)?
+    private let releaseFreeMemory: (@Sendable () -> Void)?
 
-    init(limit: Int, timerLoop: (any EventLoop)?) {
+    init(limit: Int, timerLoop: (any EventLoop)?, releaseFreeMemory: (@Sendable () -> Void)?) {
         self.limit = limit
         self.timerLoop = timerLoop
+        self.releaseFreeMemory = releaseFreeMemory
     }
 
     var current: Int { held.load(ordering: .relaxed) }
@@ -49,12 +52,12 @@ final class BodyMemoryBudget: Sendable {
     func release(_ bytes: Int) {
         guard bytes > 0 else { return }
         let remaining = held.subtract(bytes, ordering: .relaxed).newValue
-        guard remaining == 0, peak.load(ordering: .relaxed) > Self.trimAbove, let timerLoop else { return }
+        guard remaining == 0, peak.load(ordering: .relaxed) > Self.trimAbove, let timerLoop, let releaseFreeMemory else { return }
         let scheduledAt = generation.load(ordering: .relaxed)
         timerLoop.scheduleTask(in: Self.trimDelay) {
             // Quiet since: trim once (a later quiet moment schedules its own).
             guard self.generation.load(ordering: .relaxed) == scheduledAt, self.peak.exchange(0, ordering: .relaxed) > Self.trimAbove else { return }
-            NIOThreadPool.singleton.submit { _ in apicheck_release_free_memory() }
+            NIOThreadPool.singleton.submit { _ in releaseFreeMemory() }
         }
     }
 }

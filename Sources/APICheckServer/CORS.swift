@@ -1,3 +1,4 @@
+import APICheckResponder
 import NIOCore
 import NIOHTTP1
 
@@ -15,7 +16,7 @@ enum CORS {
 
     /// The headers of a response to `origin`; `exposed` lists the stub's own headers for scripts.
     static func writeResponseHeaders(_ buffer: inout ByteBuffer, origin: String, exposed: String) {
-        guard HTTPWire.isSafeValue(origin) else { return }
+        guard WireRules.isSafeValue(origin) else { return }
         buffer.writeHeader("Access-Control-Allow-Origin", origin)
         buffer.writeStaticString("Access-Control-Allow-Credentials: true\r\nVary: Origin\r\n")
         if !exposed.isEmpty { buffer.writeHeader("Access-Control-Expose-Headers", exposed) }
@@ -24,11 +25,11 @@ enum CORS {
     /// The headers of the `204` that answers a preflight from `origin`, allowing every method a
     /// stub can have and the headers the browser asked for.
     static func writePreflightHeaders(_ buffer: inout ByteBuffer, origin: String, requestedHeaders: String?) {
-        guard HTTPWire.isSafeValue(origin) else { return }
+        guard WireRules.isSafeValue(origin) else { return }
         buffer.writeHeader("Access-Control-Allow-Origin", origin)
         buffer.writeStaticString("Access-Control-Allow-Credentials: true\r\nVary: Origin, Access-Control-Request-Method, Access-Control-Request-Headers\r\n")
         buffer.writeStaticString("Access-Control-Allow-Methods: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n")
-        if let requestedHeaders, HTTPWire.isSafeValue(requestedHeaders) {
+        if let requestedHeaders, WireRules.isSafeValue(requestedHeaders) {
             buffer.writeHeader("Access-Control-Allow-Headers", requestedHeaders)
         }
         buffer.writeStaticString("Access-Control-Max-Age: 600\r\n")

@@ -5,17 +5,18 @@ import NIOCore
 
 /// What one event loop keeps for its connections, touched only on that loop:
 ///
-/// - its replica of the served stub set (see ``StubSetReplica``), so matching never shares
-///   reference counts with the other loops;
+/// - the served set (shared by every loop: one set, whatever the number of loops) held here
+///   once per install and read per request without a reference count, with the scenario
+///   selection resolved against it, in this loop's own storage;
+/// - copies of the ids and names of the stubs it answered, for the journal (``StubNameCache``);
 /// - the `Date` header line of the current second;
 /// - the complete responses sent this second, so a stub answered again within the same second
 ///   (polling clients, many clients of one resource) is written from the same bytes instead of
 ///   being assembled again.
 ///
 /// Only plain responses are kept: static bodies up to ``maximumBodyBytes``, no latency, HTTP/1.1
-/// keep-alive, no CORS. Everything is dropped when the second changes, and at most
-/// ``maximumEntries`` responses are kept. Entries hold their ``PreparedResponse``, so an identity
-/// can never be reused by another set's response while cached.
+/// keep-alive, no CORS. Everything is dropped when the second changes or another set is
+/// installed, and at most ``maximumEntries`` responses are kept.
 package final class LoopState {
     static let maximumEntries = 512
     static let maximumBodyBytes = 16 << 10
@@ -25,59 +26,66 @@ package final class LoopState {
     /// The server's origin in this loop's own storage: every journal entry holds it, and a
     /// string shared by all loops would have its reference count written from every core.
     let origin: String
+    /// This loop's copies of stub ids and names for journal entries.
+    let names = StubNameCache()
 
     init(index: Int, origin: String) {
         self.index = index
         self.origin = String(decoding: Array(origin.utf8), as: UTF8.self)
     }
 
-    private struct Entry {
-        let prepared: PreparedResponse
-        let bytes: ByteBuffer
+    // MARK: The served set and the scenario selection
+
+    /// What a request is matched against, as of the last check.
+    struct Current {
+        /// The served set; `owner` below keeps it alive.
+        let served: Unmanaged<ServedStubs>
+        let view: ScenarioView
+        let selection: ScenarioSelection
     }
 
-    /// This loop's replica of the served set, and the install it belongs to.
-    private var replica: ServedStubs?
-    private var replicaSequence = -1
-
-    /// The replica when it belongs to install `sequence` (the current one); else the caller
-    /// matches against the shared set.
-    func replica(for sequence: Int) -> ServedStubs? {
-        replicaSequence == sequence ? replica : nil
-    }
-
-    /// Takes a replica made off the loop; an older one than held is ignored.
-    func adopt(_ served: ServedStubs, sequence: Int) {
-        guard sequence > replicaSequence else { return }
-        replica = served
-        replicaSequence = sequence
-    }
-
-    /// This loop's copy of the scenario selection, and the generation it was read at.
+    private var owner: ServedStubs?
+    private var current: Current?
+    private var servedGeneration = -1
     private var scenarioGeneration = -1
-    private var scenarioSelection: ScenarioSelection = [:]
+    private var selection: ScenarioSelection = [:]
 
-    /// The responder's current scenario selection, re-read (into this loop's own storage) only
-    /// when it changed: one atomic load per request instead of the responder's shared lock.
-    func scenarios(of responder: StubResponder) -> ScenarioSelection {
-        let generation = responder.currentScenarioGeneration
-        if generation != scenarioGeneration {
+    /// The responder's served set and scenario selection, re-read only when either changed: two
+    /// atomic loads per request instead of the responder's shared lock and reference counts.
+    func current(of responder: StubResponder) -> Current {
+        let served = responder.currentServedGeneration
+        let scenarios = responder.currentScenarioGeneration
+        if let current, served == servedGeneration, scenarios == scenarioGeneration { return current }
+        if scenarios != scenarioGeneration {
             let snapshot = responder.scenarioSnapshot
-            scenarioSelection = Dictionary(
-                snapshot.selection.map { (StubSetReplica.fresh($0.key), StubSetReplica.fresh($0.value)) }, uniquingKeysWith: { first, _ in first }
-            )
+            selection = Dictionary(
+                snapshot.selection.map { (StubNameCache.fresh($0.key), StubNameCache.fresh($0.value)) }, uniquingKeysWith: { first, _ in first })
             scenarioGeneration = snapshot.generation
         }
-        return scenarioSelection
+        if served != servedGeneration || owner == nil {
+            let snapshot = responder.servedSnapshot
+            owner = snapshot.served
+            servedGeneration = snapshot.generation
+            // Responses and names of the previous set are not this set's.
+            entries.removeAll()
+            last = nil
+            names.forget()
+        }
+        let set = owner!
+        let fresh = Current(served: Unmanaged.passUnretained(set), view: set.stubs.scenarioView(of: selection), selection: selection)
+        current = fresh
+        return fresh
     }
+
+    // MARK: Date and recent responses
 
     private var second = -1
     private var line = ByteBuffer()
-    private var entries: [ObjectIdentifier: Entry] = [:]
+    private var entries: [Int: ByteBuffer] = [:]
     /// The last response found or stored: a client polling one resource skips the table.
-    private var last: Entry?
+    private var last: (slot: Int, bytes: ByteBuffer)?
 
-    /// Starts a new second when the clock moved; returns the current one.
+    /// Starts a new second when the clock moved.
     @inline(__always)
     private func tick() {
         let now = time(nil)
@@ -97,19 +105,18 @@ package final class LoopState {
         return line
     }
 
-    /// The complete response for `prepared` sent earlier this second, if any.
-    func response(for prepared: PreparedResponse) -> ByteBuffer? {
+    /// The complete response for `slot` of the current set sent earlier this second, if any.
+    func response(forSlot slot: Int) -> ByteBuffer? {
         tick()
-        if let last, last.prepared === prepared { return last.bytes }
-        guard let entry = entries[ObjectIdentifier(prepared)], entry.prepared === prepared else { return nil }
-        last = entry
-        return entry.bytes
+        if let last, last.slot == slot { return last.bytes }
+        guard let bytes = entries[slot] else { return nil }
+        last = (slot, bytes)
+        return bytes
     }
 
-    func store(_ bytes: ByteBuffer, for prepared: PreparedResponse) {
+    func store(_ bytes: ByteBuffer, forSlot slot: Int) {
         guard entries.count < Self.maximumEntries else { return }
-        let entry = Entry(prepared: prepared, bytes: bytes)
-        entries[ObjectIdentifier(prepared)] = entry
-        last = entry
+        entries[slot] = bytes
+        last = (slot, bytes)
     }
 }

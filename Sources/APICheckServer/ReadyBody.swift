@@ -27,20 +27,9 @@ enum ReadyBody: Sendable {
     }
 
     /// Opens a stub's body file on the thread pool: only regular files (`O_NONBLOCK`, so a FIFO
-    /// cannot block the pool), its size taken from the open descriptor. With rewriters the file is
-    /// read (bounded) and rewritten instead.
-    static func open(_ file: StubFile, rewriters: [OriginRewriter], maximumRewrittenBytes: Int, headOnly: Bool) -> Result<ReadyBody, BodyFileError> {
-        if !rewriters.isEmpty {
-            do {
-                var bytes = [UInt8](try file.contents(maximumBytes: maximumRewrittenBytes))
-                for rewriter in rewriters { bytes = rewriter.rewrite(bytes) ?? bytes }
-                var buffer = ByteBuffer()
-                buffer.writeBytes(bytes)
-                return .success(.bytes(buffer))
-            } catch {
-                return .failure(BodyFileError(message: error.message, isMissing: error.isMissing))
-            }
-        }
+    /// cannot block the pool), its size taken from the open descriptor. (A body whose origins are
+    /// rewritten comes from the responder as bytes.)
+    static func open(_ file: StubFile, headOnly: Bool) -> Result<ReadyBody, BodyFileError> {
         let descriptor = Foundation.open(file.url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             return .failure(BodyFileError(message: "\(file.url.path) (\(file.declaredPath)) cannot be read: \(String(cString: strerror(errno)))", isMissing: true))

@@ -26,16 +26,11 @@ package final class ServerCore: Sendable {
     /// Request bodies held in memory across connections (``StubServer/Limits/maximumBodyMemory``).
     let bodyMemory: BodyMemoryBudget
     static let serverHeader = "apicheck"
-    /// Each event loop and its state (replica, `Date` line, response cache), touched only on it.
+    /// Each event loop and its state (`Date` line, response cache, journal names), touched only on it.
     private let loops: [ObjectIdentifier: (loop: any EventLoop, state: NIOLoopBound<LoopState>)]
     /// Set when the server stops: no more work is handed to its event loops.
     let stopping = Atomic<Bool>(false)
 
-    /// The served set, and how many sets were installed before it. Requests match against their
-    /// loop's replica of this set when the replica is of the current install, else against this
-    /// shared one; either way the precomputed responses come from the set that matched.
-    private let sequence = Atomic<Int>(0)
-    private let current: Mutex<ServedStubs>
     /// Serialises installs and reloads (the watcher and the admin API may reload at once).
     private let installLock = Mutex<Void>(())
     private let reloadState = Mutex<ReloadStatus>(ReloadStatus())
@@ -52,17 +47,23 @@ package final class ServerCore: Sendable {
         self.baseURLValue = URL(string: baseURL) ?? URL(fileURLWithPath: "/")
         self.rewriters = rewriters
         self.threadPool = NIOThreadPool.singleton
-        self.bodyMemory = BodyMemoryBudget(limit: configuration.limits.maximumBodyMemory, timerLoop: loops.values.first?.loop)
-        let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader, baseURL: baseURL)
+        self.bodyMemory = BodyMemoryBudget(
+            limit: configuration.limits.maximumBodyMemory, timerLoop: loops.values.first?.loop, releaseFreeMemory: configuration.releaseFreeMemory)
+        // One served set for every event loop: matching retains nothing it holds (``MatchTables``).
+        let serving = ServingOptions(
+            origin: baseURL, rewriters: rewriters, serverName: Self.serverHeader, maximumRewrittenFileBytes: configuration.limits.maximumRewrittenFileBytes)
         self.responder = StubResponder(
-            stubs: stubs, scenarios: configuration.scenarios, journal: StubJournal(
+            stubs: stubs, scenarios: configuration.scenarios,
+            journal: StubJournal(
                 capacity: configuration.journalCapacity, shards: max(loops.count, 1),
-                maximumBodyBytes: configuration.limits.maximumJournalBodyBytes, maximumBytes: configuration.limits.maximumJournalBytes)
+                maximumBodyBytes: configuration.limits.maximumJournalBodyBytes, maximumBytes: configuration.limits.maximumJournalBytes),
+            serving: serving
         )
-        self.current = Mutex(served)
-        report(served)
-        distributeReplicas(of: stubs, sequence: 0)
+        report(responder.served)
     }
+
+    /// Every event loop of the server's group and its state (tests look at what each loop serves).
+    var loopStates: [(loop: any EventLoop, state: NIOLoopBound<LoopState>)] { Array(loops.values) }
 
     /// The state of `eventLoop`; call on that loop. A loop not of this server's group gets its own.
     func loopState(for eventLoop: any EventLoop) -> LoopState {
@@ -86,60 +87,32 @@ package final class ServerCore: Sendable {
 
     // MARK: The served set
 
-    /// The shared served set and the install it belongs to.
-    struct Snapshot {
-        let sequence: Int
-        let served: ServedStubs
-    }
-
-    /// The number of the current install.
-    var currentSequence: Int { sequence.load(ordering: .acquiring) }
-
-    /// The current shared set; `cached` (a connection's last one) is reused while nothing was installed.
-    func snapshot(reusing cached: Snapshot?) -> Snapshot {
-        let number = sequence.load(ordering: .acquiring)
-        if let cached, cached.sequence == number { return cached }
-        return current.withLock { Snapshot(sequence: sequence.load(ordering: .acquiring), served: $0) }
-    }
-
-    var served: ServedStubs { current.withLock { $0 } }
-
-    /// The wire form of `response`, which `matched` (a stub of `served`) gave: precomputed for
-    /// stubs without a sequence, else prepared now.
-    func preparedResponse(for matched: MatchedStub, response: StubResponse, in served: ServedStubs) -> PreparedResponse {
-        if let index = matched.indexInSet, index < served.prepared.count, let prepared = served.prepared[index] { return prepared }
-        return PreparedResponse(response, rewriters: rewriters, serverHeader: Self.serverHeader, baseURL: baseURL)
-    }
+    /// The set being served.
+    var served: ServedStubs { responder.served }
 
     /// Serves `stubs` from now on. Requests already matched finish with the set they matched.
     func install(_ stubs: StubSet) {
-        let served = ServedStubs(stubs, rewriters: rewriters, serverHeader: Self.serverHeader, baseURL: baseURL)
-        let number = installLock.withLock { _ in
-            responder.replaceStubs(stubs)
-            return current.withLock {
-                $0 = served
-                return sequence.add(1, ordering: .sequentiallyConsistent).newValue
-            }
-        }
+        // Heads are computed before the lock: a large set takes a moment, and requests go on meanwhile.
+        let served = ServedStubs(stubs, options: responder.served.options)
+        let responder = self.responder
+        installLock.withLock { _ in responder.install(served) }
         report(served)
-        distributeReplicas(of: stubs, sequence: number)
+        // Each loop lets go of the previous set now rather than at its next request: an idle loop
+        // would otherwise keep a whole set alive.
+        for (loop, state) in loops.values where !stopping.load(ordering: .acquiring) {
+            loop.execute { _ = state.value.current(of: responder) }
+        }
     }
 
-    /// Makes each event loop its own replica of `stubs` on the thread pool and hands it over;
-    /// until then the loop matches against the shared set.
-    private func distributeReplicas(of stubs: StubSet, sequence number: Int) {
-        guard loops.count > 1 else { return }  // one loop shares with nobody
-        let rewriters = self.rewriters
-        for (loop, state) in loops.values {
-            threadPool.submit { [self] _ in
-                let replica = ServedStubs(StubSetReplica.make(stubs), rewriters: rewriters, serverHeader: Self.serverHeader, baseURL: baseURL)
-                guard !stopping.load(ordering: .acquiring), currentSequence == number else { return }
-                loop.execute { state.value.adopt(replica, sequence: number) }
-            }
-        }
+    /// Stubs whose path lies under the admin prefix, which answers first.
+    static func shadowed(in served: ServedStubs) -> [Stub] {
+        served.stubs.stubs.filter { AdminAPI.shadows($0.request.path) }
     }
 
     private func report(_ served: ServedStubs) {
+        for stub in Self.shadowed(in: served) {
+            logger.warning("\(stub.source): warning: stub \"\(stub.name)\" is shadowed: \(AdminAPI.prefix) belongs to the admin API")
+        }
         for warning in served.warnings { logger.warning("\(warning)") }
     }
 

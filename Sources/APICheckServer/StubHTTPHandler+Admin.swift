@@ -16,7 +16,7 @@ extension StubHTTPHandler {
     /// Answers a CORS preflight (``CORS``) in its turn among the connection's requests.
     func respondPreflight(_ head: HTTPRequestHead, origin: String, keepAlive: Bool, context: ChannelHandlerContext) {
         var buffer = context.channel.allocator.buffer(capacity: 512)
-        buffer.writeString(HTTPWire.statusLine(204))
+        buffer.writeString(WireRules.statusLine(204))
         buffer.writeHeader("Server", ServerCore.serverHeader)
         buffer.writeImmutableBuffer(cache.dateLine)
         CORS.writePreflightHeaders(&buffer, origin: origin, requestedHeaders: head.headers.first(name: "access-control-request-headers"))

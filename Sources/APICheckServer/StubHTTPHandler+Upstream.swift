@@ -57,16 +57,16 @@ extension StubHTTPHandler {
     /// The upstream's status, headers (minus hop-by-hop ones and any that could break the message)
     /// and body, with this server's `Content-Length` and `Connection`.
     private func writeUpstream(_ response: UpstreamResponse, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
-        let sendsBody = head.method != .HEAD && HTTPWire.allowsBody(response.status)
+        let sendsBody = head.method != .HEAD && WireRules.allowsBody(response.status)
         var buffer = context.channel.allocator.buffer(capacity: response.body.count + 512)
-        buffer.writeString(HTTPWire.statusLine(response.status))
+        buffer.writeString(WireRules.statusLine(response.status))
         var hasDate = false
         for header in response.headers
-        where !UpstreamResponse.isHopByHop(header.name) && HTTPWire.isToken(header.name) && HTTPWire.isSafeValue(header.value) {
+        where !UpstreamResponse.isHopByHop(header.name) && WireRules.isToken(header.name) && WireRules.isSafeValue(header.value) {
             if header.name.caseInsensitiveEquals("Date") { hasDate = true }
             buffer.writeHeader(header.name, header.value)
         }
-        if HTTPWire.allowsContentLength(response.status) { buffer.writeHeader("Content-Length", String(response.body.count)) }
+        if let length = WireRules.contentLength(status: response.status, bodyCount: response.body.count) { buffer.writeHeader("Content-Length", String(length)) }
         if !hasDate { buffer.writeImmutableBuffer(cache.dateLine) }
         if !keepAlive {
             buffer.writeStaticString("Connection: close\r\n")

@@ -7,101 +7,123 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// Writing answers: a stub's response (the cached hot path, latency, files with `sendfile`,
-/// socket faults) and simple responses (problem documents). Heads are written as raw bytes from
-/// the stub's precomputed ``PreparedResponse``.
+/// Writing answers: the responder's replies (the cached hot path, latency, files with `sendfile`,
+/// socket faults, problem documents) and the server's own simple responses. Every reply's head is
+/// the responder's ``APICheckResponder/ReplyHead``, written as its bytes; this adds only
+/// `Content-Length`, `Date`, `Connection` and CORS.
 extension StubHTTPHandler {
     // MARK: Stub responses
 
-    /// The hot path: a static body, no latency, no failure. One buffer for head and body, or the
-    /// same bytes as a moment ago. Returns false when the response needs ``deliver``.
-    func deliverStatic(_ prepared: PreparedResponse, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) -> Bool {
-        guard case .bytes(let body) = prepared.body, prepared.failure == nil, prepared.latency.isZero || core.configuration.latencyScale <= 0 else {
-            return false
-        }
-        let isHead = head.method == .HEAD
-        let origin = core.configuration.cors ? head.headers.first(name: "origin") : nil
-        let sendBody = !isHead && prepared.allowsBody
-        let cacheable = keepAlive && origin == nil && !isHead && head.version.minor == 1 && prepared.status >= 200
-            && body.readableBytes <= LoopState.maximumBodyBytes
-        if cacheable, let bytes = cache.response(for: prepared) {
-            write(bytes, context: context)
-            return true
-        }
-        var buffer = context.channel.allocator.buffer(capacity: prepared.headWithLength.readableBytes + 96 + (sendBody ? body.readableBytes : 0))
-        buffer.writeImmutableBuffer(prepared.headWithLength)
-        finishHead(&buffer, prepared: prepared, keepAlive: keepAlive, http10: head.version.minor == 0, origin: origin)
-        if sendBody {
-            if body.readableBytes <= 64 << 10 {
-                buffer.writeImmutableBuffer(body)
-                if cacheable { cache.store(buffer, for: prepared) }
-                write(buffer, context: context)
-            } else {
-                write(buffer, context: context)
-                write(body, context: context)
+    /// A stub's response with a static body, read from the served set (shared by every loop)
+    /// without a reference count. The hot path (no latency, no failure) writes one buffer for head
+    /// and body, or the same bytes as a moment ago.
+    func deliver(_ served: ServedSlot, in set: ServedStubs, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
+        let traits = set.traits(ofSlot: served.slot)
+        guard let unowned = set.unownedHead(ofSlot: served.slot) else { return }  // a server's heads are all made at install
+        let immediate = !traits.contains(.latency) || core.configuration.latencyScale <= 0
+        guard !traits.contains(.failure), immediate else {
+            let response = set.response(ofSlot: served.slot, stub: served.index)
+            let reply = unowned.takeUnretainedValue()
+            let delays = delays(of: response.latency)
+            if let failure = response.failure {
+                deliverFault(SocketFault(failure), after: delays.request, context: context)
+                return
             }
-        } else {
-            write(buffer, context: context)
-        }
-        if !keepAlive || prepared.status < 200 { closeAfterWrites(context: context) }
-        return true
-    }
-
-    /// A stub response with a static body that needs time (latency) or a socket failure.
-    func deliver(_ prepared: PreparedResponse, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
-        let (requestDelay, responseDelay) = delays(of: prepared)
-        if let failure = prepared.failure {
-            if requestDelay == .zero {
-                fault(SocketFault(failure), context: context)
-            } else {
-                state.answerStarted()
-                context.eventLoop.assumeIsolated().scheduleTask(in: requestDelay) { self.fault(SocketFault(failure), context: context) }
-            }
+            state.answerStarted()
+            let body = ReadyBody.bytes(ByteBuffer(bytes: set.body(ofSlot: served.slot)))
+            send(reply, body: body, isHead: head.method == .HEAD, keepAlive: keepAlive, head: head, origin: corsOrigin(head), delays: delays, context: context)
             return
         }
-        guard case .bytes(let body) = prepared.body else { return }  // files and templates are pending replies
-        state.answerStarted()
-        let origin = core.configuration.cors ? head.headers.first(name: "origin") : nil
-        send(prepared, body: .bytes(body), isHead: head.method == .HEAD, keepAlive: keepAlive, head: head, origin: origin, delays: (requestDelay, responseDelay), context: context)
+        let isHead = head.method == .HEAD
+        let origin = corsOrigin(head)
+        unowned._withUnsafeGuaranteedRef { reply in
+            let sendBody = !isHead && WireRules.allowsBody(reply.status)
+            let cacheable = keepAlive && origin == nil && !isHead && head.version.minor == 1 && reply.status >= 200
+            if cacheable, let bytes = cache.response(forSlot: served.slot) {
+                write(bytes, context: context)
+                return
+            }
+            let body = set.body(ofSlot: served.slot)
+            let buffer = assemble(reply, body: body, sendBody: sendBody, keepAlive: keepAlive, head: head, origin: origin, context: context)
+            if sendBody, cacheable, body.count <= LoopState.maximumBodyBytes { cache.store(buffer, forSlot: served.slot) }
+            write(buffer, context: context)
+            if !keepAlive || reply.status < 200 { closeAfterWrites(context: context) }
+        }
     }
 
-    func delays(of prepared: PreparedResponse) -> (request: TimeAmount, response: TimeAmount) {
+    /// Head and body in one buffer.
+    private func assemble(
+        _ reply: ReplyHead, body: Data, sendBody: Bool, keepAlive: Bool, head: HTTPRequestHead, origin: String?, context: ChannelHandlerContext
+    ) -> ByteBuffer {
+        var buffer = context.channel.allocator.buffer(capacity: reply.wire.count + 128 + (sendBody ? body.count : 0))
+        writeHead(reply, bodyCount: body.count, into: &buffer, keepAlive: keepAlive, http10: head.version.minor == 0, origin: origin)
+        if sendBody { buffer.writeBytes(body) }
+        return buffer
+    }
+
+    /// A reply that is not in the served set: a problem document, or (from a stub written in
+    /// code) a stub's response.
+    func deliver(_ reply: StubReply, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
+        let delays = delays(of: reply.latency)
+        if case .failure(let failure) = reply.kind {
+            deliverFault(SocketFault(failure), after: delays.request, context: context)
+            return
+        }
+        guard case .bytes(let data) = reply.body else { return }  // files are pending replies
+        guard delays == (.zero, .zero) else {
+            state.answerStarted()
+            send(reply.head, body: .bytes(ByteBuffer(bytes: data)), isHead: head.method == .HEAD, keepAlive: keepAlive, head: head, origin: corsOrigin(head), delays: delays, context: context)
+            return
+        }
+        let sendBody = head.method != .HEAD && WireRules.allowsBody(reply.status)
+        write(assemble(reply.head, body: data, sendBody: sendBody, keepAlive: keepAlive, head: head, origin: corsOrigin(head), context: context), context: context)
+        if !keepAlive || reply.status < 200 { closeAfterWrites(context: context) }
+    }
+
+    /// A socket fault, after the stub's request latency.
+    func deliverFault(_ fault: SocketFault, after delay: TimeAmount, context: ChannelHandlerContext) {
+        if delay == .zero {
+            self.fault(fault, context: context)
+        } else {
+            state.answerStarted()
+            context.eventLoop.assumeIsolated().scheduleTask(in: delay) { self.fault(fault, context: context) }
+        }
+    }
+
+    func delays(of latency: StubLatency) -> (request: TimeAmount, response: TimeAmount) {
         let scale = max(core.configuration.latencyScale, 0)
-        return (Self.delay(prepared.latency.request * scale), Self.delay(prepared.latency.response * scale))
+        return (Self.delay(latency.request * scale), Self.delay(latency.response * scale))
     }
 
-    /// A template to render or a body file to check: the responder completes the reply off the
-    /// loop (journaling it), then the body is opened or rewritten there too, and sent.
-    func deliverPending(_ pending: PendingReply, prepared: PreparedResponse, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
+    /// The request's `Origin` when the server answers CORS.
+    func corsOrigin(_ head: HTTPRequestHead) -> String? {
+        core.configuration.cors ? head.headers.first(name: "origin") : nil
+    }
+
+    /// A template to render or a body file to check (or read and rewrite): the responder completes
+    /// the reply off the loop (journaling it), the file is opened there too, and it is sent.
+    func deliverPending(_ pending: PendingReply, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
         state.answerStarted()
         let isHead = head.method == .HEAD
-        let origin = core.configuration.cors ? head.headers.first(name: "origin") : nil
+        let origin = corsOrigin(head)
         let responder = core.responder
-        let rewriters = prepared.rewritesBody ? core.rewriters : []
-        let maximumRewritten = limits.maximumRewrittenFileBytes
         core.threadPool.runIfActive(eventLoop: context.eventLoop) { () -> (StubReply, Result<ReadyBody, BodyFileError>?) in
             let reply = responder.complete(pending)
             switch (reply.kind, reply.body) {
             case (.stubbed, .bytes(let data)):
-                var bytes = [UInt8](data)
-                for rewriter in rewriters { bytes = rewriter.rewrite(bytes) ?? bytes }
-                var buffer = ByteBuffer()
-                buffer.writeBytes(bytes)
-                return (reply, .success(.bytes(buffer)))
+                return (reply, .success(.bytes(ByteBuffer(bytes: data))))
             case (.stubbed, .file(let file)):
-                return (reply, ReadyBody.open(file, rewriters: rewriters, maximumRewrittenBytes: maximumRewritten, headOnly: isHead))
+                return (reply, ReadyBody.open(file, headOnly: isHead))
             default:
                 return (reply, nil)  // unservable: its problem document
             }
         }.assumeIsolated().whenComplete { result in
             switch result {
             case .success((let reply, .success(let body)?)):
-                self.send(prepared, body: body, isHead: isHead, keepAlive: keepAlive, head: head, origin: origin, delays: self.delays(of: prepared), context: context)
-                _ = reply
+                self.send(reply.head, body: body, isHead: isHead, keepAlive: keepAlive, head: head, origin: origin, delays: self.delays(of: reply.latency), context: context)
             case .success((let reply, nil)):
                 self.core.logger.error("\(head.method) \(head.uri): \(reply.explanation ?? "")")
-                self.writeReply(reply, head: head, keepAlive: keepAlive, context: context)
-                self.finishAsync(context: context)
+                self.send(reply.head, body: .bytes(ByteBuffer(bytes: self.bytes(of: reply))), isHead: isHead, keepAlive: keepAlive, head: head, origin: origin, delays: (.zero, .zero), context: context)
             case .success((let reply, .failure(let error))):
                 // The file passed the responder's check and then vanished: too late for another
                 // journal entry, so the answer says so and the log does.
@@ -113,10 +135,15 @@ extension StubHTTPHandler {
         }
     }
 
-    /// Sends a response whose body is ready, honouring latency: the head after `request`
+    private func bytes(of reply: StubReply) -> Data {
+        if case .bytes(let data) = reply.body { return data }
+        return Data()
+    }
+
+    /// Sends `reply` with a body that is ready, honouring latency: the head after `request`
     /// seconds, the body after `response` more. Always ends with ``finishAsync(context:)``.
     func send(
-        _ prepared: PreparedResponse, body: ReadyBody, isHead: Bool, keepAlive: Bool, head: HTTPRequestHead, origin: String?,
+        _ reply: ReplyHead, body: ReadyBody, isHead: Bool, keepAlive: Bool, head: HTTPRequestHead, origin: String?,
         delays: (request: TimeAmount, response: TimeAmount), context: ChannelHandlerContext
     ) {
         guard !state.isClosing else {
@@ -125,19 +152,15 @@ extension StubHTTPHandler {
         }
         if delays.request > .zero {
             context.eventLoop.assumeIsolated().scheduleTask(in: delays.request) {
-                self.send(prepared, body: body, isHead: isHead, keepAlive: keepAlive, head: head, origin: origin, delays: (.zero, delays.response), context: context)
+                self.send(reply, body: body, isHead: isHead, keepAlive: keepAlive, head: head, origin: origin, delays: (.zero, delays.response), context: context)
             }
             return
         }
-        let sendBody = !isHead && prepared.allowsBody && body.count > 0
-        var buffer = context.channel.allocator.buffer(capacity: prepared.head.readableBytes + 128)
-        buffer.writeImmutableBuffer(prepared.head)
-        if HTTPWire.allowsContentLength(prepared.status) {
-            buffer.writeHeader("Content-Length", String(prepared.allowsBody ? body.count : 0))
-        }
-        finishHead(&buffer, prepared: prepared, keepAlive: keepAlive, http10: head.version.minor == 0, origin: origin)
+        let sendBody = !isHead && WireRules.allowsBody(reply.status) && body.count > 0
+        var buffer = context.channel.allocator.buffer(capacity: reply.wire.count + 128)
+        writeHead(reply, bodyCount: body.count, into: &buffer, keepAlive: keepAlive, http10: head.version.minor == 0, origin: origin)
         let complete: () -> Void = {
-            if !keepAlive || prepared.status < 200 { self.closeAfterWrites(context: context) }
+            if !keepAlive || reply.status < 200 { self.closeAfterWrites(context: context) }
             self.finishAsync(context: context)
         }
         guard sendBody else {
@@ -183,15 +206,18 @@ extension StubHTTPHandler {
         }
     }
 
-    /// Appends `Date`, `Connection`, CORS and the blank line.
-    func finishHead(_ buffer: inout ByteBuffer, prepared: PreparedResponse, keepAlive: Bool, http10: Bool, origin: String?) {
-        if !prepared.hasDate { buffer.writeImmutableBuffer(cache.dateLine) }
+    /// The reply's head bytes, then what the server owns: `Content-Length`, `Date` (unless the stub
+    /// sets one), `Connection`, CORS and the blank line.
+    func writeHead(_ reply: ReplyHead, bodyCount: Int, into buffer: inout ByteBuffer, keepAlive: Bool, http10: Bool, origin: String?) {
+        buffer.writeBytes(reply.wire)
+        if let length = WireRules.contentLength(status: reply.status, bodyCount: bodyCount) { buffer.writeHeader("Content-Length", String(length)) }
+        if !reply.hasDate { buffer.writeImmutableBuffer(cache.dateLine) }
         if !keepAlive {
             buffer.writeStaticString("Connection: close\r\n")
         } else if http10 {
             buffer.writeStaticString("Connection: keep-alive\r\n")
         }
-        if let origin { CORS.writeResponseHeaders(&buffer, origin: origin, exposed: prepared.exposedHeaders) }
+        if let origin { CORS.writeResponseHeaders(&buffer, origin: origin, exposed: reply.exposedHeaders) }
         buffer.writeStaticString("\r\n")
     }
 
@@ -229,22 +255,14 @@ extension StubHTTPHandler {
         }
     }
 
-    // MARK: Simple responses (problems, admin, preflight)
-
-    /// A reply that is not a stub's own response (a problem document), with the headers the
-    /// responder gave it.
-    func writeReply(_ reply: StubReply, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {
-        guard case .bytes(let body) = reply.body else { return }
-        let type = reply.headers.value(named: "Content-Type") ?? "application/problem+json"
-        writeSimple(status: reply.status, body: body, contentType: type, head: head, keepAlive: keepAlive, context: context)
-    }
+    // MARK: The server's own responses (rejections, admin, preflight)
 
     func writeSimple(
         status: Int, body bytes: Data, contentType: String, head: HTTPRequestHead?, keepAlive: Bool, extraHeaders: [(String, String)] = [],
         context: ChannelHandlerContext
     ) {
         var buffer = context.channel.allocator.buffer(capacity: bytes.count + 256)
-        buffer.writeString(HTTPWire.statusLine(status))
+        buffer.writeString(WireRules.statusLine(status))
         buffer.writeHeader("Content-Type", contentType)
         buffer.writeHeader("Content-Length", String(bytes.count))
         buffer.writeHeader("Server", ServerCore.serverHeader)

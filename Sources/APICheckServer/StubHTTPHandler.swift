@@ -39,12 +39,10 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var inRead = false
     var needsFlush = false
     var peerIsLoopback = false
-    /// This event loop's replica of the stubs, `Date` line and recent responses.
+    /// This event loop's view of the served set, `Date` line, journal names and recent responses.
     let cache: LoopState
     /// Whether each request is logged (read once: reading a `Logger` copies its handler).
     private let logsRequests: Bool
-    /// The served set this connection used last, reused while no reload happened.
-    private var snapshot: ServerCore.Snapshot?
     /// Idle detection without a pipeline stage: the last read, and one timer per connection.
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
@@ -327,45 +325,38 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
 
         let request = core.stubRequest(head, host: incoming.host, body: incoming.body)
-        // This loop's replica when it is current, else the shared set: the same stubs either way.
-        let served: ServedStubs
-        if let replica = cache.replica(for: core.currentSequence) {
-            served = replica
-        } else {
-            let snapshot = core.snapshot(reusing: self.snapshot)
-            self.snapshot = snapshot
-            served = snapshot.served
-        }
         // The responder decides the whole answer and journals it; this handler only delivers it.
+        // The served set is every loop's; it is read here without a reference count.
+        let current = responder._withUnsafeGuaranteedRef { cache.current(of: $0) }
         let options = ReplyOptions(unmatched: unmatched, readsBodyFiles: false, journalShard: cache.index)
-        let decision = responder._withUnsafeGuaranteedRef { responder in
-            responder.decide(
-                request, at: .target(origin: cache.origin, target: head.uri), matchingIn: served.stubs,
-                scenarios: cache.scenarios(of: responder), options: options)
+        let decision = current.served._withUnsafeGuaranteedRef { served in
+            responder._withUnsafeGuaranteedRef { responder in
+                responder.decide(
+                    request, at: .target(origin: cache.origin, target: head.uri), in: served, scenarios: current.view,
+                    selection: current.selection, options: options, names: cache.names)
+            }
         }
         switch decision {
+        case .served(let slot):
+            current.served._withUnsafeGuaranteedRef { served in
+                if logsRequests {
+                    core.logger.debug("\(head.method) \(head.uri) → \(served.response(ofSlot: slot.slot, stub: slot.index).status) \"\(served.stubs.stubs[slot.index].name)\"")
+                }
+                deliver(slot, in: served, head: head, keepAlive: keepAlive, context: context)
+            }
         case .ready(let reply):
             if case .passthrough = reply.kind, let upstream = core.configuration.upstream {
                 deliverUpstream(request, upstream: upstream, head: head, keepAlive: keepAlive, context: context)
                 return
             }
-            guard let matched = reply.matched, let response = reply.stubResponse else {
+            if reply.stubResponse == nil {
                 // No stub's own response: a problem document (unmatched, exhausted).
                 core.logger.warning("\(reply.explanation ?? "")")
-                writeReply(reply, head: head, keepAlive: keepAlive, context: context)
-                return
             }
-            if logsRequests {
-                core.logger.debug("\(head.method) \(head.uri) → \(response.failure.map(\.rawValue) ?? String(response.status)) \"\(matched.stub.name)\"")
-            }
-            let prepared = core.preparedResponse(for: matched, response: response, in: served)
-            if !deliverStatic(prepared, head: head, keepAlive: keepAlive, context: context) {
-                deliver(prepared, head: head, keepAlive: keepAlive, context: context)
-            }
+            deliver(reply, head: head, keepAlive: keepAlive, context: context)
         case .pending(let pending):
             if logsRequests { core.logger.debug("\(head.method) \(head.uri) → \"\(pending.matched.stub.name)\"") }
-            let prepared = core.preparedResponse(for: pending.matched, response: pending.response, in: served)
-            deliverPending(pending, prepared: prepared, head: head, keepAlive: keepAlive, context: context)
+            deliverPending(pending, head: head, keepAlive: keepAlive, context: context)
         }
     }
 

@@ -7,6 +7,7 @@ import APICheckServer
 import APICheckStubFiles
 import APICheckVerifier
 import ArgumentParser
+import CAPICheckMalloc
 import Dispatch
 import Foundation
 import Logging
@@ -223,12 +224,14 @@ struct ServeCommand: AsyncParsableCommand {
         limits.maximumConnections = maxConnections
         limits.maximumBodyMemory = Self.byteCount(maxBodyMemory) ?? limits.maximumBodyMemory
         limits.maximumJournalBytes = Self.byteCount(journalBytes) ?? limits.maximumJournalBytes
-        let configuration = StubServer.Configuration(
+        var configuration = StubServer.Configuration(
             host: host, port: port, baseURL: baseURL, eventLoopThreads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
             limits: limits,
             cors: cors, adminToken: adminToken, rewriteOrigins: rewriteOrigins, scenarios: try selection(),
             journalCapacity: journalCapacity, shutdownTimeout: .milliseconds(Int64(shutdownTimeout * 1000)), watchInterval: watch ? .milliseconds(300) : nil
         )
+        // The process is ours: after a burst of large uploads, give glibc's free heap back.
+        configuration.releaseFreeMemory = { apicheck_release_free_memory() }
         let stubs = result.stubSet
         guard let proxy else {
             try await serve(stubs, source: source, configuration: configuration, termination: termination, logger: logger, output: output)

@@ -8,9 +8,11 @@ import Foundation
 /// templates with `baseURL` = the request's origin, body files read when sent).
 ///
 /// It delivers the responder's ``StubReply`` as `apicheck serve` would put it on the wire: the same
-/// status, headers and body, the same 404 and 500 problem documents, no body for `HEAD`. Latency
-/// is not simulated (a crawl wants answers, not waiting); failure stubs surface as
-/// ``FetchError``s the way a live network failure would.
+/// status, the reply's head (``ReplyHead/headers``: the header lines the server writes, byte for
+/// byte, without the `Server`, `Content-Length`, `Date` and `Connection` a socket adds), the same
+/// body, the same 404 and 500 problem documents, no body for `HEAD`. Latency is not simulated (a
+/// crawl wants answers, not waiting); failure stubs surface as ``FetchError``s the way a live
+/// network failure would.
 public struct StubSetFetcher: CrawlFetcher {
     public let responder: StubResponder
 
@@ -35,7 +37,7 @@ public struct StubSetFetcher: CrawlFetcher {
         if case .failure(let failure) = reply.kind {
             throw FetchError(failure == .timedOut ? .timedOut : .connectionFailed, reply.explanation ?? failure.rawValue)
         }
-        guard reply.sendsBody else { return FetchedResponse(status: reply.status, headers: reply.headers, body: Data()) }
+        guard reply.sendsBody else { return FetchedResponse(status: reply.status, headers: reply.head.headers, body: Data()) }
         let body: Data
         switch reply.body {
         case .bytes(let data):
@@ -48,7 +50,7 @@ public struct StubSetFetcher: CrawlFetcher {
                 throw FetchError(.connectionFailed, error.message)
             }
         }
-        return FetchedResponse(status: reply.status, headers: reply.headers, body: body, isTruncated: reply.body.count > maximumBodyBytes)
+        return FetchedResponse(status: reply.status, headers: reply.head.headers, body: body, isTruncated: reply.body.count > maximumBodyBytes)
     }
 
     /// Whether a stub answers `request`; `nil` when none does but a stub answers `OPTIONS` for
