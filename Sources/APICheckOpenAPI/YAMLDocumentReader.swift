@@ -20,7 +20,7 @@ struct YAMLDocumentReader {
         do {
             composed = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw located(error)
+            throw located(error, in: text)
         } catch {
             throw .syntax("\(error)", file: file, line: 1, column: 1)
         }
@@ -125,12 +125,13 @@ struct YAMLDocumentReader {
         return bytes.isEmpty
     }
 
-    private func located(_ error: YamlError) -> OpenAPIError {
+    private func located(_ error: YamlError, in input: String) -> OpenAPIError {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
             let text = context.map { "\(problem) \($0.text)" } ?? problem
-            return .syntax("not valid YAML: \(text)", file: file, line: mark.line, column: mark.column)
+            let (line, column) = Self.clamped(line: mark.line, column: mark.column, in: input)
+            return .syntax("not valid YAML: \(text)", file: file, line: line, column: column)
         case .duplicatedKeysInMapping(let duplicates, let context):
             let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
             return .structure("duplicate key \(keys) in one mapping: keep one", file: file, line: context.mark.line, column: context.mark.column)
@@ -139,5 +140,22 @@ struct YAMLDocumentReader {
         default:
             return .syntax("not valid YAML: \(error)", file: file, line: 1, column: 1)
         }
+    }
+
+    /// Yams places an error found at the end of the input on the line after the last one when the
+    /// text does not end with a line break; a location points inside the input (its end).
+    static func clamped(line: Int, column: Int, in input: String) -> (line: Int, column: Int) {
+        var lines = 1
+        var lastLineLength = 0
+        for byte in input.utf8 {
+            if byte == UInt8(ascii: "\n") {
+                lines += 1
+                lastLineLength = 0
+            } else if byte & 0xC0 != 0x80 {
+                lastLineLength += 1  // one column per character's first byte
+            }
+        }
+        guard line > lines else { return (max(line, 1), max(column, 1)) }
+        return (lines, lastLineLength + 1)
     }
 }

@@ -1,5 +1,5 @@
 import APICheckJSON
-import APICheckOpenAPI
+@testable import APICheckOpenAPI
 import Foundation
 import Testing
 
@@ -97,6 +97,15 @@ import Testing
         let found = try #require(error("openapi: 3.1.0\ninfo: {title: x\npaths: {}\n"))
         #expect(found.line >= 2, "\(found)")
         #expect(found.description.contains("error: not valid YAML"))
+    }
+
+    @Test func aYAMLErrorAtTheEndIsLocatedInsideTheInput() throws {
+        // No final line break: Yams puts this error on line 3, after the last line (fuzzing found it).
+        let found = try #require(error("openapi: 3.1.0\ninfo:\n  x: \nAc#m "))
+        #expect(found.line == 4 && found.column == 6, "\(found)")
+        let inside = YAMLDocumentReader.clamped(line: 9, column: 1, in: "a\nbé")
+        #expect(inside.line == 2 && inside.column == 3)
+        #expect(YAMLDocumentReader.clamped(line: 1, column: 4, in: "a\nb") == (1, 4))
     }
 
     @Test func malformedJSONIsLocated() throws {
