@@ -24,23 +24,26 @@ public struct JSONSchema: Sendable {
     public let draft: JSONSchemaDraft
     /// The root schema's base URI: its `$id` resolved against the `baseURI` given, or that URI.
     public let baseURI: String
+    /// The `pattern`s left unchecked because they are not ECMA-262 (only under
+    /// `JSONSchemaOptions.unusablePatterns = .ignore`), each located like a compile error.
+    public let ignoredPatterns: [JSONSchemaError]
 
     /// Compiles a schema read with positions; errors point at `file:line:col`.
     public init(_ schema: JSONNode, file: String? = nil, baseURI: String? = nil,
                 registry: JSONSchemaRegistry = .init(), options: JSONSchemaOptions = .init()) throws(JSONSchemaError)
     {
-        (program, draft, self.baseURI) = try Self.compile(schema.value, node: schema, file: file, baseURI: baseURI, registry: registry, options: options)
+        (program, draft, self.baseURI, ignoredPatterns) = try Self.compile(schema.value, node: schema, file: file, baseURI: baseURI, registry: registry, options: options)
     }
 
     /// Compiles a schema value (errors carry a keyword location but no line).
     public init(_ schema: JSONValue, baseURI: String? = nil,
                 registry: JSONSchemaRegistry = .init(), options: JSONSchemaOptions = .init()) throws(JSONSchemaError)
     {
-        (program, draft, self.baseURI) = try Self.compile(schema, node: nil, file: nil, baseURI: baseURI, registry: registry, options: options)
+        (program, draft, self.baseURI, ignoredPatterns) = try Self.compile(schema, node: nil, file: nil, baseURI: baseURI, registry: registry, options: options)
     }
 
     private static func compile(_ value: JSONValue, node: JSONNode?, file: String?, baseURI: String?, registry: JSONSchemaRegistry,
-                                options: JSONSchemaOptions) throws(JSONSchemaError) -> (SchemaProgram, JSONSchemaDraft, String)
+                                options: JSONSchemaOptions) throws(JSONSchemaError) -> (SchemaProgram, JSONSchemaDraft, String, [JSONSchemaError])
     {
         var registry = registry
         do {
@@ -60,7 +63,7 @@ public struct JSONSchema: Sendable {
             }
             var compiler = SchemaCompiler(registry: registry, options: options)
             let program = try compiler.compileProgram(root: target)
-            return (program, draft, target.baseURI)
+            return (program, draft, target.baseURI, compiler.ignoredPatterns)
         } catch let error as JSONSchemaError {
             throw error
         } catch {

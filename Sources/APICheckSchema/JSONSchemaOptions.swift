@@ -31,6 +31,20 @@ public struct JSONSchemaOptions: Sendable {
     /// OpenAPI 3.0 only: what the instance is, for `readOnly`/`writeOnly` (`nil`: both are
     /// annotations and `required` applies as written).
     public var openAPIDirection: OpenAPIDirection? = nil
+    /// What a `pattern` that is not an ECMA-262 regular expression makes of the schema.
+    public var unusablePatterns: UnusablePatterns = .reject
+
+    /// Frameworks that validate with Python's `re` write its dialect into the documents they
+    /// generate (Django REST framework's URL pattern ends in `\z` and uses `(?<!-)`): refusing
+    /// the whole schema for one such `pattern` would leave every other keyword unchecked.
+    public enum UnusablePatterns: Sendable, Hashable {
+        /// A compile error at the pattern (the default: a schema of one's own should be fixed).
+        case reject
+        /// The `pattern` keyword is left unchecked and listed in `JSONSchema.ignoredPatterns`;
+        /// a bad key of `patternProperties` is still an error, since which members it governs
+        /// cannot be known.
+        case ignore
+    }
 
     /// Whether an OpenAPI 3.0 instance is sent by the client or by the server.
     ///

@@ -45,6 +45,28 @@ import Testing
         #expect(notSchema.keywordLocation == "/properties/a")
     }
 
+    /// Django REST framework writes Python's `\z` into every URL field's pattern: with `.ignore`
+    /// that `pattern` is left unchecked and said where, the rest of the schema still asserts.
+    @Test func anUnusablePatternIsIgnoredOnlyWhenAsked() throws {
+        let text = "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"url\": {\"type\": \"string\", \"pattern\": \"^https?://\\\\S+\\\\z\"},\n    \"n\": {\"type\": \"integer\"}\n  }\n}"
+        let rejected = try compileError(text)
+        #expect(rejected.message.hasPrefix("invalid regular expression"), "\(rejected)")
+        var options = JSONSchemaOptions()
+        options.unusablePatterns = .ignore
+        let schema = try JSONSchema(JSONParser().parse(Array(text.utf8)), file: "schema.json", options: options)
+        let ignored = try #require(schema.ignoredPatterns.first)
+        #expect(schema.ignoredPatterns.count == 1)
+        #expect(ignored.line == 4 && ignored.keywordLocation == "/properties/url/pattern", "\(ignored)")
+        #expect(ignored.message.contains("is not an ECMA-262 regular expression, so it is not checked"))
+        #expect(schema.isValid(try JSONParser().parseValue(Array(#"{"url": "anything at all", "n": 1}"#.utf8))))
+        #expect(!schema.isValid(try JSONParser().parseValue(Array(#"{"url": 3, "n": "x"}"#.utf8))))
+        // A well-formed pattern still asserts, and the size budget is never ignored.
+        let good = try JSONSchema(.object([JSONMember("pattern", .string("^a+$"))]), options: options)
+        #expect(good.ignoredPatterns.isEmpty && !good.isValid(.string("b")))
+        options.regexSizeBudget = 10
+        #expect(throws: JSONSchemaError.self) { try JSONSchema(.object([JSONMember("pattern", .string("^[a-z]{50}$"))]), options: options) }
+    }
+
     @Test func reportsUnresolvedReferencesWithTheirLocation() throws {
         let error = try compileError("{\"$id\": \"https://example.com/a.json\", \"properties\": {\"b\": {\"$ref\": \"b.json#/x\"}}}")
         #expect(error.unresolvedReference == "https://example.com/b.json")

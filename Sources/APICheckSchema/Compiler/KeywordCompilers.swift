@@ -147,6 +147,17 @@ enum KeywordCompilers {
 
     static let pattern: KeywordCompile = { compiler, site in
         guard case .string(let source) = site.value else { throw compiler.invalid(site, "\"pattern\" must be a string") }
+        if compiler.options.unusablePatterns == .ignore {
+            // Compiled (and cached) here so that only a syntax error is ignored, never the size budget.
+            do throws(ECMARegexError) {
+                _ = try compiler.compiledRegex(source)
+            } catch {
+                compiler.ignorePattern(compiler.invalid(
+                    site, "the pattern \(JSONValue.string(source).shortDescription) is not an ECMA-262 regular expression, so it is not checked: "
+                        + "\(error.message) (at offset \(error.offset))"))
+                return []
+            }
+        }
         return [.keyword(PatternKeyword(regex: try regex(&compiler, site, source), source: source))]
     }
 

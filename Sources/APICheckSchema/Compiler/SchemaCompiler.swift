@@ -57,6 +57,8 @@ struct SchemaCompiler {
     private var regexCache: [String: ECMARegex] = [:]
     /// `compiledSize` summed over `regexCache`, against `options.regexSizeBudget`.
     private var regexSize = 0
+    /// `pattern`s left unchecked under `JSONSchemaOptions.UnusablePatterns.ignore`, located.
+    private(set) var ignoredPatterns: [JSONSchemaError] = []
 
     init(registry: JSONSchemaRegistry, options: JSONSchemaOptions) {
         self.registry = registry
@@ -179,6 +181,10 @@ struct SchemaCompiler {
         }
         regexCache[source] = regex
         return .success(regex)
+    }
+
+    mutating func ignorePattern(_ warning: JSONSchemaError) {
+        ignoredPatterns.append(warning)
     }
 
     /// The schema's patterns together compile to more than `JSONSchemaOptions.regexSizeBudget`.
