@@ -3,7 +3,7 @@ import Foundation
 import Yams
 
 /// YAML → ``JSONNode`` with each node's line and column, by walking Yams' composed node tree
-/// under a budget (``OpenAPIReadLimits``): nodes visited with aliases counted at every use, depth,
+/// under a budget (``OpenAPIReadLimits``): nodes with aliases counted at every use, depth,
 /// and duplicate keys rejected (YAML 1.2 forbids them; Yams' composer keeps both).
 ///
 /// Only what JSON can hold is accepted: scalars become strings, numbers, booleans and null by
@@ -25,8 +25,54 @@ struct YAMLDocumentReader {
             throw .syntax("\(error)", file: file, line: 1, column: 1)
         }
         guard let composed else { throw .structure("the document is empty", file: file, line: 1, column: 1) }
-        var visits = 0
-        return try convert(composed, depth: 0, visits: &visits)
+        var sizes: [NodePlace: Int] = [:]
+        _ = try measure(composed, depth: 0, sizes: &sizes)
+        return try convert(composed, depth: 0)
+    }
+
+    /// A node's place in the text and its kind: composed aliases are the anchored node itself, so
+    /// every use of an anchor has the anchor's place.
+    private struct NodePlace: Hashable {
+        var line: Int
+        var column: Int
+        var kind: UInt8
+    }
+
+    /// The nodes `node` stands for once its aliases are expanded (keys counted), checked against
+    /// the budget and the depth limit before anything is built. Each anchored node is measured
+    /// once and its total reused at every alias, so a billion-laughs bomb is refused after a few
+    /// hundred steps instead of after walking two million nodes.
+    private func measure(_ node: Node, depth: Int, sizes: inout [NodePlace: Int]) throws(OpenAPIError) -> Int {
+        let at = position(node)
+        if depth > limits.maximumDepth {
+            throw .limit("the document nests deeper than \(limits.maximumDepth) levels", file: file, line: at.line, column: at.column)
+        }
+        let place: NodePlace
+        switch node {
+        case .scalar, .alias: return 1
+        case .sequence: place = NodePlace(line: at.line, column: at.column, kind: 1)
+        case .mapping: place = NodePlace(line: at.line, column: at.column, kind: 2)
+        }
+        if let known = sizes[place] { return known }
+        var total = 1
+        func add(_ count: Int) throws(OpenAPIError) {
+            total += count
+            if total > limits.maximumNodes {
+                throw .limit(
+                    "the document has more than \(limits.maximumNodes) nodes once its aliases are expanded (a YAML alias bomb?)",
+                    file: file, line: at.line, column: at.column)
+            }
+        }
+        switch node {
+        case .sequence(let sequence):
+            for element in sequence { try add(try measure(element, depth: depth + 1, sizes: &sizes)) }
+        case .mapping(let mapping):
+            for (_, value) in mapping { try add(1 + (try measure(value, depth: depth + 1, sizes: &sizes))) }
+        case .scalar, .alias:
+            break
+        }
+        sizes[place] = total
+        return total
     }
 
     private func position(_ node: Node) -> JSONPosition {
@@ -34,24 +80,16 @@ struct YAMLDocumentReader {
         return JSONPosition(line: mark.line, column: mark.column)
     }
 
-    private func convert(_ node: Node, depth: Int, visits: inout Int) throws(OpenAPIError) -> JSONNode {
-        visits += 1
+    /// Builds the value `measure` has checked (size and depth).
+    private func convert(_ node: Node, depth: Int) throws(OpenAPIError) -> JSONNode {
         let at = position(node)
-        if visits > limits.maximumNodes {
-            throw .limit(
-                "the document has more than \(limits.maximumNodes) nodes once its aliases are expanded (a YAML alias bomb?)",
-                file: file, line: at.line, column: at.column)
-        }
-        if depth > limits.maximumDepth {
-            throw .limit("the document nests deeper than \(limits.maximumDepth) levels", file: file, line: at.line, column: at.column)
-        }
         switch node {
         case .scalar(let scalar):
             return JSONNode(kind: try scalarKind(scalar, node: node, at: at), position: at)
         case .sequence(let sequence):
             var elements: [JSONNode] = []
             elements.reserveCapacity(sequence.count)
-            for element in sequence { elements.append(try convert(element, depth: depth + 1, visits: &visits)) }
+            for element in sequence { elements.append(try convert(element, depth: depth + 1)) }
             return JSONNode(kind: .array(elements), position: at)
         case .mapping(let mapping):
             var members: [JSONNode.Member] = []
@@ -69,8 +107,7 @@ struct YAMLDocumentReader {
                         file: file, line: keyAt.line, column: keyAt.column)
                 }
                 seen[key] = keyAt
-                visits += 1
-                members.append(JSONNode.Member(key: key, keyPosition: keyAt, value: try convert(valueNode, depth: depth + 1, visits: &visits)))
+                members.append(JSONNode.Member(key: key, keyPosition: keyAt, value: try convert(valueNode, depth: depth + 1)))
             }
             return JSONNode(kind: .object(members), position: at)
         case .alias:
