@@ -15,8 +15,24 @@ public struct OpenAPIContract: ResponseContract {
     /// Bodies are parsed to at most this depth (the crawl's own limit).
     public var maximumBodyDepth = 256
 
-    public init(document: OpenAPIDocument) {
+    /// The crawl's root, when its path is not an operation of the document: answers there are
+    /// not `openapi-operation` findings (the caller says so once). Django REST framework's router
+    /// root, a gateway's index: entry points a generated document often leaves out.
+    public let undocumentedRoot: URL?
+
+    /// - Parameter root: where the crawl starts; see ``undocumentedRoot``.
+    public init(document: OpenAPIDocument, root: URL? = nil) {
         self.document = document
+        if let root, case .pathNotDocumented = document.operation(method: "GET", path: Self.path(of: root)) {
+            undocumentedRoot = root
+        } else {
+            undocumentedRoot = nil
+        }
+    }
+
+    static func path(of url: URL) -> String {
+        let path = url.path(percentEncoded: true)
+        return path.isEmpty ? "/" : path
     }
 
     public func violations(of answer: ContractAnswer) -> [ContractViolation] {
@@ -33,6 +49,11 @@ public struct OpenAPIContract: ResponseContract {
                 rule: .openAPIOperation, expected: "\(methods.joined(separator: ", ")) on \(template)", actual: answer.method,
                 message: "\(answer.method) \(path) is not documented: the document lists only \(methods.joined(separator: ", ")) for \(template)")]
         case .pathNotDocumented:
+            if let undocumentedRoot, answer.url.host == undocumentedRoot.host, answer.url.port == undocumentedRoot.port,
+                Self.path(of: undocumentedRoot) == (path.isEmpty ? "/" : path)
+            {
+                return []
+            }
             return [ContractViolation(
                 rule: .openAPIOperation, expected: nil, actual: "\(answer.method) \(path)",
                 message: "\(answer.method) \(path) is not an operation of the document: no path template matches it\(basePathHint)")]

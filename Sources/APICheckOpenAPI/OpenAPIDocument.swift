@@ -23,6 +23,9 @@ public struct OpenAPIDocument: Sendable {
     public let basePaths: [String]
     /// The hosts the servers name (`api.example.com`), lower-cased; empty for relative servers.
     public let serverHosts: Set<String>
+    /// What in the document is left unchecked, located (a `pattern` in Python's dialect, as
+    /// Django REST framework writes them): the caller shows these as warnings.
+    public let warnings: [OpenAPIWarning]
     /// Where the document's own schemas resolve (`file:///…/openapi.yaml`), to show keyword
     /// locations relative to it.
     let baseURI: String
@@ -48,6 +51,9 @@ public struct OpenAPIDocument: Sendable {
             draft = node["jsonSchemaDialect"]?.stringValue.flatMap(JSONSchemaDraft.init(metaSchemaURI:)) ?? .draft2020_12
         }
         options.defaultDraft = draft
+        // A generated document is not the user's to fix: one unusable pattern must not leave the
+        // rest of its schemas unchecked.
+        options.unusablePatterns = .ignore
         var registry = JSONSchemaRegistry()
         do {
             try registry.add(node, uri: baseURI, file: file, draft: draft)
@@ -59,6 +65,7 @@ public struct OpenAPIDocument: Sendable {
         var builder = OperationBuilder(
             document: document, node: node, file: file, baseURI: baseURI, registry: registry, options: options, limits: reader.limits)
         operations = try builder.operations()
+        warnings = OpenAPIWarning.collapsed(builder.warnings)
         basePaths = ServerPaths.basePaths(of: document.servers)
         serverHosts = ServerPaths.hosts(of: document.servers)
         matcher = OperationMatcher(operations: operations, basePaths: basePaths)

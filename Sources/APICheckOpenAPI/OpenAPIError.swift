@@ -61,3 +61,37 @@ public struct OpenAPIError: Error, Sendable, Hashable, CustomStringConvertible {
         line > 0 ? "\(file):\(line):\(column): error: \(message)" : "\(file): error: \(message)"
     }
 }
+
+/// Something in a document that loads but is left unchecked, located:
+/// `openapi.json:172:13: warning: the pattern "^(?:…" is not an ECMA-262 regular expression, …`.
+public struct OpenAPIWarning: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    /// 1-based; `0` when the place is the whole file.
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public var description: String {
+        line > 0 ? "\(file):\(line):\(column): warning: \(message)" : "\(file): warning: \(message)"
+    }
+
+    /// One warning per message: the same pattern in many schemas (DRF writes its URL pattern into
+    /// every hyperlinked field) is said once, at its first place, with the others counted.
+    static func collapsed(_ warnings: [OpenAPIWarning]) -> [OpenAPIWarning] {
+        var order: [String] = []
+        var places: [String: [OpenAPIWarning]] = [:]
+        for warning in warnings {
+            if places[warning.message] == nil { order.append(warning.message) }
+            places[warning.message, default: []].append(warning)
+        }
+        return order.map { message in
+            let all = places[message]!
+            var first = all[0]
+            if all.count > 1 {
+                let others = all.dropFirst().prefix(5).map { "\($0.line):\($0.column)" }.joined(separator: ", ")
+                first.message += " (the same at \(all.count - 1) more place\(all.count == 2 ? "" : "s"): \(others)\(all.count > 6 ? ", …" : ""))"
+            }
+            return first
+        }
+    }
+}

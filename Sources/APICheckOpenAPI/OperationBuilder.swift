@@ -16,6 +16,8 @@ struct OperationBuilder {
     let options: JSONSchemaOptions
     let limits: OpenAPIReadLimits
     private var compiled: [String: APICheckSchema.JSONSchema] = [:]
+    /// Patterns left unchecked (not ECMA-262), once each however many schemas share them.
+    private(set) var warnings: [OpenAPIWarning] = []
 
     init(
         document: OpenAPIKit.OpenAPI.Document, node: JSONNode, file: String, baseURI: String, registry: JSONSchemaRegistry,
@@ -158,6 +160,11 @@ struct OperationBuilder {
         do {
             let schema = try APICheckSchema.JSONSchema(reference, baseURI: "urn:apicheck:openapi:response", registry: registry, options: options)
             compiled[pointer] = schema
+            for ignored in schema.ignoredPatterns {
+                let at = ignored.line.map { JSONPosition(line: $0, column: ignored.column ?? 1) } ?? position(pointer)
+                let warning = OpenAPIWarning(file: ignored.file ?? file, line: at.line, column: at.column, message: ignored.message)
+                if !warnings.contains(warning) { warnings.append(warning) }
+            }
             return schema
         } catch {
             let at = error.line.map { JSONPosition(line: $0, column: error.column ?? 1) } ?? position(pointer)

@@ -57,7 +57,7 @@ struct CrawlCommand: AsyncParsableCommand {
             Examples:
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
               apicheck crawl https://api.example.com/ --sample 3 --verbose
-              apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix --openapi stubs/acmeflix-openapi.yaml
+              apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix --openapi stubs/acmeflix.openapi.yaml
               apicheck crawl https://api.example.com/ \\
                   --profile 'application/vnd.example.movie+json=schemas/movie.json'
               apicheck crawl https://api.example.com/ --format junit --output crawl.xml
@@ -227,7 +227,14 @@ struct CrawlCommand: AsyncParsableCommand {
         // The document before the crawl too: one that does not load is bad input (exit 2).
         if let openAPI {
             do {
-                options.contract = OpenAPIContract(document: try OpenAPIDocumentReader().read(path: openAPI))
+                let document = try OpenAPIDocumentReader().read(path: openAPI)
+                for warning in document.warnings { Output(fileDescriptor: STDERR_FILENO).writeError("\(warning)") }
+                let contract = OpenAPIContract(document: document, root: options.root)
+                if contract.undocumentedRoot != nil {
+                    Output(fileDescriptor: STDERR_FILENO).writeError(
+                        "\(openAPI): note: the crawl's root (GET \(options.root.path(percentEncoded: true).isEmpty ? "/" : options.root.path(percentEncoded: true))) is not an operation of the document; its answer is checked for links only (a generated document often leaves out the entry point)")
+                }
+                options.contract = contract
             } catch {
                 Output(fileDescriptor: STDERR_FILENO).writeError("\(error)")
                 throw ExitCode(2)

@@ -133,6 +133,36 @@ import Testing
         #expect(report.defects.filter { $0.rule == .openAPIBody }.count == 1)
     }
 
+    /// A DRF-style document: the root is not documented and a URL field's pattern is Python's.
+    @Test func anUndocumentedRootIsNotAFindingAndAPythonPatternIsAWarning() throws {
+        let text = #"""
+            {"openapi": "3.0.2", "info": {"title": "Library", "version": "1"},
+             "paths": {"/books/{id}/": {"get": {"responses": {"200": {"description": "",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Book"}}}}}}}},
+             "components": {"schemas": {"Book": {"type": "object", "properties": {
+                "url": {"type": "string", "pattern": "^https?://\\S+\\z"},
+                "author": {"type": "string", "pattern": "^https?://\\S+\\z"},
+                "pages": {"type": "integer"}}}}}}
+            """#
+        let document = try OpenAPIDocumentReader().read(Array(text.utf8), file: "drf.json")
+        #expect(document.warnings.count == 1, "\(document.warnings)")
+        let warning = try #require(document.warnings.first)
+        #expect(warning.description.hasPrefix("drf.json:5:"), "\(warning)")
+        #expect(warning.message.contains("not an ECMA-262 regular expression") && warning.message.contains("the same at 1 more place: 6:"), "\(warning)")
+        let contract = OpenAPIContract(document: document, root: URL(string: "http://127.0.0.1:8000/"))
+        #expect(contract.undocumentedRoot != nil)
+        func answer(_ path: String, _ body: String) -> ContractAnswer {
+            ContractAnswer(method: "GET", url: URL(string: "http://127.0.0.1:8000" + path)!, status: 200,
+                           headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Array(body.utf8))
+        }
+        #expect(contract.violations(of: answer("/", #"{"books": "http://127.0.0.1:8000/books/"}"#)).isEmpty)
+        #expect(contract.violations(of: answer("/books/1/", #"{"url": "not checked", "pages": 3}"#)).isEmpty)
+        #expect(contract.violations(of: answer("/books/2/", #"{"pages": "210"}"#)).map(\.rule) == [.openAPIBody])
+        #expect(contract.violations(of: answer("/reports/", "{}")).map(\.rule) == [.openAPIOperation])
+        // A documented root is checked like any operation.
+        #expect(OpenAPIContract(document: document, root: URL(string: "http://127.0.0.1:8000/books/1/")).undocumentedRoot == nil)
+    }
+
     @Test func aMissingRequiredHeader() async throws {
         let report = try await crawl([("1", 200, "application/json", Self.good, [:])])
         let findings = openAPIFindings(report)
