@@ -68,7 +68,7 @@ def start(service, python, work, journal):
     env = dict(os.environ, TRIAL_LOG=journal)
     if service == "fastapi":
         command = [python, "-m", "uvicorn", "fastapi_app:app", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-        document = os.path.join(work, "fastapi-openapi.json")
+        document = None
     else:
         document = os.path.join(work, "drf-openapi.json")
         subprocess.run([python, "drf_app.py", "schema", document], cwd=HERE, env=env, check=True)
@@ -77,8 +77,8 @@ def start(service, python, work, journal):
     root = f"http://127.0.0.1:{port}/"
     wait_for(root)
     if service == "fastapi":
-        with urllib.request.urlopen(root + "openapi.json") as answer, open(document, "wb") as out:
-            out.write(answer.read())
+        # Both tools read it by URL, as FastAPI's users point them at it.
+        document = root + "openapi.json"
     os.remove(journal)
     return server, root, document
 
@@ -133,7 +133,7 @@ def main():
             server.terminate()
             server.wait()
 
-        print(f"\n## {service}: {root} with {os.path.basename(document)}")
+        print(f"\n## {service}: {root} with {document}")
         for line in notes.strip().splitlines():
             print("  apicheck said: " + line[:200])
         found = {planted: [d for d in defects if d["rule"] == planted[0] and planted[1] in d["title"]] for planted in PLANTED[service]}

@@ -4,8 +4,9 @@ import Synchronization
 
 /// The files a document's schemas `$ref` (`schemas/movie.json`, `common.yaml#/Id`): read from the
 /// document's folder or below it, YAML or JSON, under the same limits as the document, at most
-/// ``OpenAPIReadLimits/maximumExternalFiles`` of them. Remote references are refused: a crawl
-/// must not fetch from hosts its user did not name, nor depend on them.
+/// ``OpenAPIReadLimits/maximumExternalFiles`` of them. Remote references are read only from
+/// what ``OpenAPIDocumentLoader`` fetched beforehand under its policy: a crawl must not fetch from
+/// hosts its user did not name, nor depend on them.
 final class ExternalReferences: Sendable {
     private let folder: URL?
     private let limits: OpenAPIReadLimits
@@ -23,7 +24,16 @@ final class ExternalReferences: Sendable {
         guard let url = URL(string: uri), let scheme = url.scheme?.lowercased() else { return nil }
         guard scheme == "file" else {
             if scheme == "http" || scheme == "https" {
-                throw ExternalReferenceError("the remote $ref '\(uri)' is refused: apicheck reads only files beside the document; download it next to the document and refer to it by a relative path")
+                if let bytes = reader.remoteDocuments[uri] {
+                    do {
+                        return try reader.parse(bytes, file: uri).value
+                    } catch {
+                        throw ExternalReferenceError(error.description)
+                    }
+                }
+                throw ExternalReferenceError(
+                    "the remote $ref '\(uri)' is refused: only files beside the document, and documents on the origin a document was fetched from, are read; "
+                        + "download it next to the document and refer to it by a relative path, or allow remote references (apicheck: --allow-remote-refs)")
             }
             return nil
         }

@@ -12,6 +12,9 @@ import OpenAPIKitCompat
 /// back through the node, so every problem is `file:line:column: error: …`.
 public struct OpenAPIDocumentReader: Sendable {
     public var limits: OpenAPIReadLimits
+    /// Remote documents `$ref`s may use, fetched beforehand (``OpenAPIDocumentLoader``), by
+    /// absolute URI without fragment; every other remote `$ref` is refused.
+    public var remoteDocuments: [String: [UInt8]] = [:]
 
     public init(limits: OpenAPIReadLimits = OpenAPIReadLimits()) {
         self.limits = limits

@@ -34,10 +34,12 @@ struct CrawlCommand: AsyncParsableCommand {
             (a Content-Type's profile parameter, a describedby or profile link), fetched once, \
             inside the crawl's scope (--no-discover-profiles turns that off).
 
-            With --openapi FILE every answer is also matched to its operation in an OpenAPI \
+            With --openapi FILE|URL every answer is also matched to its operation in an OpenAPI \
             3.0, 3.1 or 3.2 document (servers' base paths, path templates, method) and checked: \
             openapi-operation, openapi-status, openapi-content-type, openapi-body, \
-            openapi-header. A document that does not load is an error at its line (exit 2).
+            openapi-header. A document that does not load is an error at its line (exit 2). \
+            A document by URL (FastAPI's /openapi.json) is fetched with its $refs on the same \
+            origin; other hosts' $refs only with --allow-remote-refs.
 
             Every crawl ends: --timeout bounds each request however slowly its body arrives, \
             --deadline the whole crawl; what they cut is reported as not checked or skipped and \
@@ -58,6 +60,7 @@ struct CrawlCommand: AsyncParsableCommand {
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
               apicheck crawl https://api.example.com/ --sample 3 --verbose
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix --openapi stubs/acmeflix.openapi.yaml
+              apicheck crawl http://127.0.0.1:8000/ --openapi http://127.0.0.1:8000/openapi.json
               apicheck crawl https://api.example.com/ \\
                   --profile 'application/vnd.example.movie+json=schemas/movie.json'
               apicheck crawl https://api.example.com/ --format junit --output crawl.xml
@@ -158,13 +161,7 @@ struct CrawlCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-discover-profiles"), help: "Do not fetch the schemas the API names for its bodies (a Content-Type's profile, describedby and profile links).")
     var noDiscoverProfiles = false
 
-    @Option(
-        name: .customLong("openapi"),
-        help: ArgumentHelp(
-            "Check every answer against this OpenAPI 3.0/3.1/3.2 document (YAML or JSON): operation, status, type, body, required headers (openapi-* rules).",
-            valueName: "file"),
-        completion: .file())
-    var openAPI: String?
+    @OptionGroup(title: "OpenAPI") var openAPIFlags: OpenAPIFlags
 
     @OptionGroup var report: ReportOptions
 
@@ -225,20 +222,14 @@ struct CrawlCommand: AsyncParsableCommand {
         }
         options.profiles = profiles
         // The document before the crawl too: one that does not load is bad input (exit 2).
-        if let openAPI {
-            do {
-                let document = try OpenAPIDocumentReader().read(path: openAPI)
-                for warning in document.warnings { Output(fileDescriptor: STDERR_FILENO).writeError("\(warning)") }
-                let contract = OpenAPIContract(document: document, root: options.root)
-                if contract.undocumentedRoot != nil {
-                    Output(fileDescriptor: STDERR_FILENO).writeError(
-                        "\(openAPI): note: the crawl's root (GET \(options.root.path(percentEncoded: true).isEmpty ? "/" : options.root.path(percentEncoded: true))) is not an operation of the document; its answer is checked for links only (a generated document often leaves out the entry point)")
-                }
-                options.contract = contract
-            } catch {
-                Output(fileDescriptor: STDERR_FILENO).writeError("\(error)")
-                throw ExitCode(2)
+        if let document = try await openAPIFlags.loadDocument(root: options.root, credentials: options.headers) {
+            let contract = OpenAPIContract(document: document, root: options.root)
+            if contract.undocumentedRoot != nil {
+                let path = options.root.path(percentEncoded: true)
+                Output(fileDescriptor: STDERR_FILENO).writeError(
+                    "\(document.file): note: the crawl's root (GET \(path.isEmpty ? "/" : path)) is not an operation of the document; its answer is checked for links only (a generated document often leaves out the entry point)")
             }
+            options.contract = contract
         }
         // A bad baseline fails now, not after a long crawl.
         _ = try report.loadBaseline()
