@@ -49,6 +49,39 @@ import Testing
     }
 }
 
+extension OpenAPICrawlTests {
+    /// A live API that serves its own document (FastAPI's /openapi.json) and a schema beside it:
+    /// `--openapi URL` fetches both, the body is checked, the undocumented root is a note.
+    @Test func aDocumentByURLWithItsSameOriginRefs() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-openapi-url-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = #"{"openapi": "3.1.0", "info": {"title": "x", "version": "1"}, "paths": {"/movies": {"get": {"responses": {"200": {"description": "movies", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "schemas/movie.json"}}}}}}}}}}"#
+        let stubs = #"""
+            {"stubs": [
+              {"request": {"path": "/"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"movies_url": "/movies"}}},
+              {"request": {"path": "/movies"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": [{"title": 1965}]}},
+              {"request": {"path": "/openapi.json"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "bodyText": \#(String(decoding: JSONWriter().bytes(.string(document)), as: UTF8.self))}},
+              {"request": {"path": "/schemas/movie.json"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"type": "object", "properties": {"title": {"type": "string"}}}}}
+            ]}
+            """#
+        try stubs.write(to: folder.appendingPathComponent("api.json"), atomically: true, encoding: .utf8)
+        let server = try ServeCommandTests.ServeProcess([folder.path, "--port", "0", "--log-level", "error"])
+        try server.waitUntilListening()
+        defer { _ = server.stop() }
+
+        let run = try CLI.run(["crawl", server.baseURL + "/", "--openapi", server.baseURL + "/openapi.json"])
+        #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("error[openapi-body] the body's /*/title: expected a string, found an integer (GET /movies 200 application/json: schemas/movie.json#/properties/title/type)"), "\(run.stdout)")
+        #expect(!run.stdout.contains("openapi-operation"), "\(run.stdout)")
+        #expect(run.stderr.contains("note: the crawl's root (GET /) is not an operation of the document"), "\(run.stderr)")
+
+        let missing = try CLI.run(["crawl", server.baseURL + "/", "--openapi", server.baseURL + "/nope.json"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("error: GET \(server.baseURL)/nope.json answered 404, not the document"), "\(missing.stderr)")
+    }
+}
+
 extension JSONValue {
     fileprivate var plainString: String? {
         if case .string(let text) = self { return text }
