@@ -197,7 +197,9 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
                 + "disagree about what exists: clients generated from the document cannot call it. "
                 + "Document the operation, or stop advertising the link. Answers from other hosts the crawl "
                 + "may follow (--allow-host) are checked only when a server of the document names their "
-                + "host. (Schemathesis has no such check: it only calls what the document lists.)"
+                + "host. The crawl's root is the exception: when the document leaves it out (Django REST "
+                + "framework's router root), a note says so once and its links are followed. (Schemathesis "
+                + "has no such check: it only calls what the document lists.)"
         case .openAPIStatus:
             "The status of each answer must be one of the operation's documented responses: the exact "
                 + "code, its range (4XX) or default. An undocumented status is one clients generated from "
@@ -215,7 +217,10 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
                 + "jsonSchemaDialect for 3.1 and 3.2; $refs to components and to files beside the document "
                 + "resolve. Each failing keyword is a finding at the body's JSON pointer, with the schema's "
                 + "keyword location. When a media-type profile (body-schema) also applies to the body, a "
-                + "place both report is reported once, here. (Schemathesis: response_schema_conformance.)"
+                + "place both report is reported once, here. A pattern that is not an ECMA-262 regular "
+                + "expression (Python's dialect, which DRF writes into every URL field) is left unchecked, "
+                + "with a warning at its place when the document loads. (Schemathesis: "
+                + "response_schema_conformance.)"
         case .openAPIHeader:
             "Every header the matched response documents as required must be in the answer (names "
                 + "compare case-insensitively; Content-Type is checked by openapi-content-type). "
