@@ -115,7 +115,7 @@ def run_schemathesis(st, root, document, work, service):
 
 
 def main():
-    apicheck, st, python = sys.argv[1:4]
+    apicheck, st, python = (os.path.abspath(argument) for argument in sys.argv[1:4])
     work = tempfile.mkdtemp(prefix="apicheck-openapi-trial.")
     missed = []
     rows = []
