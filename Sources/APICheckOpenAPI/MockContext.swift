@@ -80,7 +80,7 @@ struct MockContext {
                 var stubName = "\(operation.operationId ?? operation.name) \(answer.status)"
                 if let example = variant.example { stubName += " \(example)" }
                 let why = isDefault && variant.prefer == nil ? "the default answer" : "answers Prefer: \(variant.prefer ?? "")"
-                var request: [JSONMember] = [JSONMember("method", .string(operation.method)), JSONMember("path", .string(operation.path))]
+                var request: [JSONMember] = [JSONMember("method", .string(operation.method)), JSONMember("path", .string(Self.stubPath(operation.path)))]
                 if let prefer = variant.prefer {
                     request.append(JSONMember("headers", .array([.object([JSONMember("name", "Prefer"), JSONMember("value", .string(prefer))])])))
                 }
@@ -248,6 +248,24 @@ struct MockContext {
                 name?.append(character)
             } else {
                 result.append(character)
+            }
+        }
+        return Self.stubPath(result)
+    }
+
+    /// The path as a stub pattern: what a stub path reads as a glob (`*`), a query (`?`) or a
+    /// fragment (`#`), and what a URL cannot hold as such (spaces, controls), percent-escaped, so
+    /// a document's literal `/files/*` stays literal. Escapes the document wrote stay as written.
+    static func stubPath(_ path: String) -> String {
+        var result = ""
+        for scalar in path.unicodeScalars {
+            switch scalar {
+            case "*", "?", "#", " ", "\"", "<", ">", "\\", "^", "`", "|":
+                result += String(format: "%%%02X", scalar.value)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += String(format: "%%%02X", scalar.value)
+            default:
+                result.unicodeScalars.append(scalar)
             }
         }
         return result

@@ -201,4 +201,48 @@ import Testing
         #expect(warning.location.path == "movies.yaml")
         #expect(warning.location.line == 11)
     }
+
+    @Test func recursiveSchemasAndPathsAStubWouldReadAsGlobsStayBoundedAndLiteral() throws {
+        let text = """
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /files/*:
+                get:
+                  responses:
+                    "200":
+                      description: a tree
+                      content: {application/json: {schema: {$ref: "#/components/schemas/Node"}}}
+              /search now/{term}:
+                get:
+                  parameters: [{name: term, in: path, required: true, schema: {type: string, pattern: "^[a-z]{3}$"}}]
+                  responses:
+                    "200": {description: ok}
+            components:
+              schemas:
+                Node:
+                  type: object
+                  required: [name, children]
+                  properties:
+                    name: {type: string}
+                    children: {type: array, items: {$ref: "#/components/schemas/Node"}}
+            """
+        let document = try Self.read(text)
+        let start = ContinuousClock.now
+        let stubs = OpenAPIStubBuilder().build(document)
+        #expect(ContinuousClock.now - start < .seconds(5))
+        let tree = try file(stubs, "get-files.200.json").json
+        #expect(tree["request"]?["path"] == "/files/%2A")
+        let schema = try #require(document.operations.first { $0.path == "/files/*" }?.responses.first?.mediaTypes.first?.schema)
+        #expect(schema.isValid(try #require(tree["response"]?["body"])))
+        let search = try file(stubs, "get-search-now-term.200.json").json
+        #expect(search["request"]?["path"] == "/search%20now/{term}")
+        let loaded = StubLoader().load(jsonFiles: stubs.files.map { ($0.name, $0.bytes) }, folder: "/tmp")
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        let responder = StubResponder(stubs: loaded.stubSet)
+        #expect(responder.reply(to: StubRequest(method: "GET", target: "/files/*"), at: .target(origin: "http://h", target: "/files/*")).status == 200)
+        #expect(responder.reply(to: StubRequest(method: "GET", target: "/files/other"), at: .target(origin: "http://h", target: "/files/other")).status == 404)
+        let example = try #require(search["request"]?["example"].flatMap { if case .string(let text) = $0 { text } else { nil } })
+        #expect(responder.reply(to: StubRequest(method: "GET", target: example), at: .target(origin: "http://h", target: example)).status == 200)
+    }
 }
