@@ -88,7 +88,10 @@ struct MockContext {
                 var response: [JSONMember] = [JSONMember("status", .number(String(answer.status)))]
                 if !headers.isEmpty { response.append(JSONMember("headers", .object(headers))) }
                 if let body = variant.body, let content {
-                    if content.isJSON {
+                    if content.isJSON, let text = Self.embeddedJSONText(body) {
+                        // JSON written as a YAML block string (api-with-examples does): sent as written.
+                        response.append(JSONMember("bodyText", .string(text)))
+                    } else if content.isJSON {
                         response.append(JSONMember("body", body))
                     } else if case .string(let text) = body {
                         response.append(JSONMember("bodyText", .string(text)))
@@ -176,6 +179,18 @@ struct MockContext {
         }
         generated[pointer] = value
         return value
+    }
+
+    /// The text of a string example that is itself a JSON object or array, else `nil`.
+    static func embeddedJSONText(_ value: JSONValue) -> String? {
+        guard case .string(let text) = value else { return nil }
+        let trimmed = text.drop { $0.isWhitespace }
+        guard trimmed.first == "{" || trimmed.first == "[" else { return nil }
+        guard let parsed = try? JSONParser().parseValue(Array(text.utf8)) else { return nil }
+        switch parsed {
+        case .object, .array: return text
+        default: return nil
+        }
     }
 
     // MARK: Headers

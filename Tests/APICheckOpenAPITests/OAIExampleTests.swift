@@ -80,4 +80,16 @@ import Testing
         #expect(document.operations.isEmpty)
         #expect(OpenAPIStubBuilder().build(document).files.isEmpty)
     }
+
+    @Test func jsonWrittenAsAYAMLBlockStringIsServedAsJSON() throws {
+        let document = try OpenAPIDocumentReader().read(path: Self.folder.appending(path: "api-with-examples.yaml").path)
+        let stubs = OpenAPIStubBuilder().build(document)
+        let file = try #require(stubs.files.first { $0.name == "listVersionsv2.300.foo.json" })
+        #expect(file.prefer == "code=300, example=foo")
+        guard case .string(let text)? = file.json["response"]?["bodyText"] else {
+            Issue.record("no bodyText: \(file.json)")
+            return
+        }
+        #expect(try JSONParser().parseValue(Array(text.utf8))["versions"] != nil)
+    }
 }
