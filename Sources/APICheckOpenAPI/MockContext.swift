@@ -171,11 +171,11 @@ struct MockContext {
         do {
             value = try document.generator(at: pointer).validInstance(seed: seed)
         } catch let error as JSONSchemaError {
-            warn("no body generated: the schema cannot be compiled: \(error.message)", at: pointer)
+            warn("nothing generated from this schema: it cannot be compiled: \(error.message)", at: pointer)
         } catch let error as JSONSchemaGenerationError {
-            warn("no body generated: \(error)", at: pointer)
+            warn("nothing generated from this schema: \(error)", at: pointer)
         } catch {
-            warn("no body generated: \(error)", at: pointer)
+            warn("nothing generated from this schema: \(error)", at: pointer)
         }
         generated[pointer] = value
         return value
