@@ -58,6 +58,9 @@ import FoundationNetworking
         #expect(result.stderr.contains("\(document.path):7:"), "\(result.stderr)")
         #expect(result.stderr.contains(": error: "))
         #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "out").path))
+        let served = try CLI.run(["serve", "--openapi", document.path, "--port", "0"])
+        #expect(served.status == 2)
+        #expect(served.stderr.contains("\(document.path):7:"), "\(served.stderr)")
     }
 
     @Test func helpHasExamples() throws {
