@@ -136,7 +136,7 @@ let package = Package(
         .target(
             name: "APICheckOpenAPI",
             dependencies: [
-                "APICheckCrawler", "APICheckFindings", "APICheckJSON", "APICheckSchema", "APICheckModel",
+                "APICheckCrawler", "APICheckFindings", "APICheckJSON", "APICheckSchema", "APICheckModel", "APICheckResponder",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),
@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(name: "APICheckModelTests", dependencies: ["APICheckModel"]),
         .testTarget(
             name: "APICheckOpenAPITests",
-            dependencies: ["APICheckOpenAPI", "APICheckCrawler", "APICheckFindings", "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckSchema"]
+            dependencies: ["APICheckOpenAPI", "APICheckCrawler", "APICheckFindings", "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckSchema", "APICheckResponder"]
         ),
         .testTarget(
             name: "APICheckStubFilesTests",

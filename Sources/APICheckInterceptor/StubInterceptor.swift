@@ -75,12 +75,14 @@ public final class StubInterceptor: Sendable {
     /// Why every request is refused, once set (``refuse(_:)``).
     private let refusal = Mutex<String?>(nil)
 
+    /// `gate`, when given, is asked before matching each request (``APICheckResponder/RequestGate``:
+    /// an OpenAPI document's request checks, as `serve --openapi --validate-requests` has them).
     public init(
         stubs: StubSet, options: Options = Options(), templates: TemplateRenderer = TemplateRenderer(),
-        logger: Logger = Logger(label: "apicheck.interceptor", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "apicheck.interceptor", factory: { _ in SwiftLogNoOpLogHandler() }), gate: (any RequestGate)? = nil
     ) {
         self.options = options
-        self.responder = StubResponder(stubs: stubs, templates: templates)
+        self.responder = StubResponder(stubs: stubs, templates: templates, gate: gate)
         self.logger = logger
         self.realNetwork = options.passthrough || options.bypassStubs ? URLSession(configuration: .ephemeral) : nil
     }

@@ -30,6 +30,13 @@ public struct OpenAPIDocument: Sendable {
     /// locations relative to it.
     let baseURI: String
     let matcher: OperationMatcher
+    /// The document as read (with positions), for what the operations do not carry: examples,
+    /// parameters, request bodies (mocking and request validation).
+    let node: JSONNode
+    /// The registry the document's schemas resolve in, and the options response schemas were
+    /// compiled with; request schemas compile with the same options in the request direction.
+    let registry: JSONSchemaRegistry
+    let schemaOptions: JSONSchemaOptions
 
     init(
         document: OpenAPIKit.OpenAPI.Document, node: JSONNode, generation: OpenAPIDocumentReader.Generation, file: String, location: URL?,
@@ -61,6 +68,9 @@ public struct OpenAPIDocument: Sendable {
             throw .structure("the document's schemas cannot be read: \(error.message)", file: file, line: error.line ?? 0, column: error.column ?? 0)
         }
         registry.retrieve = ExternalReferences(root: location, limits: reader.limits, reader: reader).retrieve
+        self.node = node
+        self.registry = registry
+        schemaOptions = options
 
         var builder = OperationBuilder(
             document: document, node: node, file: file, baseURI: baseURI, registry: registry, options: options, limits: reader.limits)
@@ -92,10 +102,15 @@ public struct OpenAPIOperation: Sendable {
     public var method: String
     /// The path template as the document writes it (`/movies/{id}`).
     public var path: String
+    /// The operation's `operationId`, when it has one.
+    public var operationId: String?
     public var responses: [OpenAPIResponse]
     /// The base paths of the operation's own servers (or its path item's), overriding the
     /// document's; `nil` when it has none.
     public var basePaths: [String]?
+    /// Where the operation and its path item are in the document (JSON pointers, `$ref`s followed).
+    var pointer = ""
+    var pathItemPointer = ""
 
     /// `GET /movies/{id}`: how findings name the operation (and group by it).
     public var name: String { "\(method) \(path)" }
@@ -115,6 +130,8 @@ public struct OpenAPIResponse: Sendable {
     public var mediaTypes: [OpenAPIMediaType]
     /// Headers the response must have (`required: true`), as written.
     public var requiredHeaders: [String]
+    /// Where the response is in the document (its `$ref` followed).
+    var pointer = ""
 }
 
 /// A media type of a response and its compiled schema.

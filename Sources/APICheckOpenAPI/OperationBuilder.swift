@@ -54,16 +54,22 @@ struct OperationBuilder {
                     let rawStatus = rawStatuses.first { $0.uppercased() == status.rawValue.uppercased() } ?? status.rawValue
                     let responsePointer = try follow(operationPointer + "/responses/" + JSONPointer.escape(rawStatus), what: "response")
                     let response = try resolve(either, at: responsePointer)
-                    responses.append(OpenAPIResponse(
+                    var documented = OpenAPIResponse(
                         status: status.rawValue.uppercased() == "DEFAULT" ? "default" : status.rawValue.uppercased(),
                         mediaTypes: try mediaTypes(at: responsePointer),
-                        requiredHeaders: try requiredHeaders(response, at: responsePointer)))
+                        requiredHeaders: try requiredHeaders(response, at: responsePointer))
+                    documented.pointer = responsePointer
+                    responses.append(documented)
                 }
                 // Codes, then ranges among them (`200`, `2XX`, `404`), `default` last: stable messages.
                 responses.sort { ($0.status == "default" ? "~" : $0.status) < ($1.status == "default" ? "~" : $1.status) }
                 let servers = endpoint.operation.servers ?? pathItem.servers
-                operations.append(OpenAPIOperation(
-                    method: method, path: rawPath, responses: responses, basePaths: servers.map(ServerPaths.basePaths(of:))))
+                var operation = OpenAPIOperation(
+                    method: method, path: rawPath, operationId: endpoint.operation.operationId, responses: responses,
+                    basePaths: servers.map(ServerPaths.basePaths(of:)))
+                operation.pointer = operationPointer
+                operation.pathItemPointer = itemPointer
+                operations.append(operation)
             }
         }
         return operations

@@ -36,6 +36,8 @@ public final class StubResponder: Sendable {
 
     public let journal: StubJournal
     public let templates: TemplateRenderer
+    /// Asked before matching; when it answers, its stub's response is the reply (``RequestGate``).
+    public let gate: (any RequestGate)?
     private let state: Mutex<State>
     /// Changes with every change of the scenario selection (under the state's lock).
     private let scenarioGeneration = Atomic<Int>(0)
@@ -51,10 +53,11 @@ public final class StubResponder: Sendable {
     /// rewritten origins, its name); in-process the defaults fit.
     public init(
         stubs: StubSet, scenarios: ScenarioSelection = [:], templates: TemplateRenderer = TemplateRenderer(),
-        journal: StubJournal = StubJournal(), serving: ServingOptions = ServingOptions()
+        journal: StubJournal = StubJournal(), serving: ServingOptions = ServingOptions(), gate: (any RequestGate)? = nil
     ) {
         self.templates = templates
         self.journal = journal
+        self.gate = gate
         self.state = Mutex(State(served: ServedStubs(stubs, options: serving), scenarios: scenarios))
     }
 
@@ -193,6 +196,14 @@ public final class StubResponder: Sendable {
         selection: ScenarioSelection, options: ReplyOptions, names: StubNameCache? = nil
     ) -> StubDecision {
         let method = request.method
+        if let gate, let stub = gate.answer(for: request) {
+            // The gate's own answer (a refused request): made now, as a code stub's is.
+            let response = stub.response
+            let head = ReplyHead.make(for: response, origin: location.origin, rewriters: [], serverName: served.options.serverName)!.head
+            return finish(
+                matched: MatchedStub(stub: stub), response: response, head: head, body: response.body, request: request, location: location,
+                served: served, options: options)
+        }
         switch lookup(request, in: served, scenarios: scenarios, selection: selection) {
         case .unmatched(let report):
             let reply =

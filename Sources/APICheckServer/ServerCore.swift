@@ -57,7 +57,7 @@ package final class ServerCore: Sendable {
             journal: StubJournal(
                 capacity: configuration.journalCapacity, shards: max(loops.count, 1),
                 maximumBodyBytes: configuration.limits.maximumJournalBodyBytes, maximumBytes: configuration.limits.maximumJournalBytes),
-            serving: serving
+            serving: serving, gate: configuration.requestGate
         )
         report(responder.served)
     }

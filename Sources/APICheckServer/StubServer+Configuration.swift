@@ -1,3 +1,4 @@
+import APICheckResponder
 import APICheckModel
 import APICheckStubFiles
 import NIOCore
@@ -48,6 +49,9 @@ extension StubServer {
         /// process, so the server makes no such call of its own; `apicheck serve` passes glibc's
         /// `malloc_trim` (measured: 410 MB resident after 200 × 8 MB uploads, 50 MB after it).
         public var releaseFreeMemory: (@Sendable () -> Void)?
+        /// Asked before matching every request; when it answers, that is the reply (see
+        /// ``APICheckResponder/RequestGate``: `serve --openapi --validate-requests`).
+        public var requestGate: (any RequestGate)?
 
         /// A configuration; every parameter defaults to the property's documented default.
         public init(

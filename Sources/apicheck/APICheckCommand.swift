@@ -20,10 +20,12 @@ struct APICheckCommand: AsyncParsableCommand {
               apicheck record https://api.example.com --to stubs/recorded --port 3000
               apicheck verify stubs/recorded --against https://api.example.com --coverage
               apicheck schema check stubs/acmeflix/schemas/movie.json movie.json
+              apicheck import openapi Examples/openapi/oai/petstore.yaml --to /tmp/pets
+              apicheck serve --openapi stubs/acmeflix.openapi.yaml --port 4010
             """,
         version: APICheckVersion.current,
         subcommands: [
-            InitCommand.self, LintCommand.self, ShowCommand.self, ServeCommand.self, RecordCommand.self, VerifyCommand.self, CrawlCommand.self, ReportCommand.self,
+            InitCommand.self, LintCommand.self, ShowCommand.self, ServeCommand.self, ImportCommand.self, RecordCommand.self, VerifyCommand.self, CrawlCommand.self, ReportCommand.self,
             SchemaCommand.self,
         ]
     )

@@ -2,6 +2,7 @@ import APICheckCrawler
 import APICheckHTTPFetcher
 import APICheckHypermedia
 import APICheckModel
+import APICheckOpenAPI
 import APICheckRecording
 import APICheckServer
 import APICheckStubFiles
@@ -17,7 +18,7 @@ import Synchronization
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve stub files over HTTP/1.1 on 127.0.0.1 (SwiftNIO).",
+        abstract: "Serve stub files, or an OpenAPI document as a mock, over HTTP/1.1 on 127.0.0.1 (SwiftNIO).",
         discussion: """
             Answers requests from the stubs exactly as the in-process interceptor does (same \
             matching, sequences, scenarios, templates). The first line printed is the URL it \
@@ -37,17 +38,37 @@ struct ServeCommand: AsyncParsableCommand {
               apicheck serve stubs --watch --scenario welcome-screen/sign-in=fail-locked
               apicheck serve stubs --host 0.0.0.0 --base-url http://10.0.2.2:8080 --cors
               apicheck serve stubs --proxy https://api.example.com --record-to recorded
+              apicheck serve --openapi stubs/acmeflix.openapi.yaml --port 4010
+              apicheck serve --openapi api.yaml --validate-requests
+              curl -H 'Prefer: code=404' http://127.0.0.1:4010/movies/1
 
             Spy mode (--proxy): stubs answer what they match; everything else goes to the API \
             and comes back with the API's origin rewritten to this server's in text bodies and \
             Location/Link headers, so clients following links stay here (--no-rewrite-links: byte \
             for byte); a 502 problem document when it cannot be reached. With \
             --record-to, those answers are also written as stub files, as 'apicheck record' does.
+
+            Mock mode (--openapi FILE, instead of stub folders): serves the stubs 'apicheck \
+            import openapi FILE' would write, without writing them: each operation's default \
+            answer (lowest 2xx, else 3xx, else default), 'Prefer: code=404' for another \
+            documented status, 'Prefer: example=name' for a named example (Prism's \
+            conventions); a Prefer the operation does not answer gets a 404 problem document \
+            listing the ones it does. Paths are the document's templates without the servers' \
+            base path. --validate-requests also refuses requests the document does not allow \
+            (404 unknown path, 405 method, 400 missing or invalid parameter, 415 body type, 422 \
+            body against the requestBody schema), each an application/problem+json naming the \
+            parameter or the body's failing location.
             """
     )
 
     @Argument(help: "Stub files or folders to serve.", completion: .file())
-    var paths: [String]
+    var paths: [String] = []
+
+    @Option(help: ArgumentHelp("Serve an OpenAPI document's stubs (mock mode) instead of stub files.", valueName: "file"), completion: .file())
+    var openapi: String?
+
+    @Flag(name: .customLong("validate-requests"), help: "With --openapi: answer requests the document does not allow with a 400/404/405/415/422 problem document.")
+    var validateRequests = false
 
     @Option(help: "The address to listen on. Anything but loopback exposes the stubs to the network.")
     var host = "127.0.0.1"
@@ -127,8 +148,18 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         try profileFlags.validateProfiles()
-        if paths.isEmpty {
-            throw ValidationError("Name at least one stub folder or file, e.g. 'apicheck serve stubs/acmeflix'.")
+        if let openapi {
+            guard paths.isEmpty else {
+                throw ValidationError("Serve either stub files or --openapi \(openapi), not both (import the document with 'apicheck import openapi' to combine them).")
+            }
+            guard FileManager.default.fileExists(atPath: openapi) else { throw ValidationError("'\(openapi)': no such file.") }
+            if watch { throw ValidationError("--watch reloads stub files; with --openapi, restart the server after changing the document.") }
+            if proxy != nil { throw ValidationError("--proxy sends unmatched requests upstream; with --openapi every documented operation is answered: serve imported stubs instead.") }
+        } else if validateRequests {
+            throw ValidationError("--validate-requests checks requests against a document: add --openapi FILE.")
+        }
+        if paths.isEmpty, openapi == nil {
+            throw ValidationError("Name at least one stub folder or file, e.g. 'apicheck serve stubs/acmeflix' (or --openapi FILE).")
         }
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("'\(path)': no such file or folder.")
@@ -205,8 +236,18 @@ struct ServeCommand: AsyncParsableCommand {
             return problems.map { Diagnostic(.warning, $0.message, at: $0.location) }
                 + StubProfileCheck(profiles: profiles).diagnostics(stubs.stubs, severity: .warning)
         }
-        let result = StubLoader(options: options, logger: logger).load(paths)
+        let result: StubLoadResult
+        var requestGate: OpenAPIRequestGate?
+        if let openapi {
+            (result, requestGate) = try Self.mock(openapi, validatesRequests: validateRequests, options: options, logger: logger, output: output)
+        } else {
+            result = StubLoader(options: options, logger: logger).load(paths)
+        }
         for diagnostic in result.diagnostics + (source.additionalChecks?(result.stubSet) ?? []) { output.writeError(output.format(diagnostic)) }
+        if result.stubSet.isEmpty, openapi != nil {
+            output.writeError("apicheck serve: \(openapi ?? "") documents no operation to answer.")
+            throw ExitCode(2)
+        }
         if result.stubSet.isEmpty, proxy == nil {
             output.writeError("apicheck serve: no stubs loaded from \(paths.joined(separator: " ")); fix the errors above (apicheck lint shows them) or name a folder with stub files.")
             throw ExitCode(2)
@@ -232,9 +273,10 @@ struct ServeCommand: AsyncParsableCommand {
         )
         // The process is ours: after a burst of large uploads, give glibc's free heap back.
         configuration.releaseFreeMemory = { apicheck_release_free_memory() }
+        configuration.requestGate = requestGate
         let stubs = result.stubSet
         guard let proxy else {
-            try await serve(stubs, source: source, configuration: configuration, termination: termination, logger: logger, output: output)
+            try await serve(stubs, source: openapi == nil ? source : nil, configuration: configuration, termination: termination, logger: logger, output: output)
             return
         }
         let upstreamOrigin = try OriginRewriter.normalizedOrigin(proxy)
@@ -257,8 +299,30 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// The stub set `apicheck import openapi` would write, loaded from memory, and the gate in
+    /// front of it (Prefer values the stubs do not answer; with `validatesRequests`, the requests
+    /// the document does not allow).
+    static func mock(
+        _ path: String, validatesRequests: Bool, options: StubLoadOptions, logger: Logger, output: Output
+    ) throws -> (StubLoadResult, OpenAPIRequestGate) {
+        let document: OpenAPIDocument
+        do {
+            document = try OpenAPIDocumentReader().read(path: path)
+        } catch {
+            output.writeError("\(error)")
+            throw ExitCode(2)
+        }
+        let stubs = OpenAPIStubBuilder().build(document)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var result = StubLoader(options: options, logger: logger).load(
+            jsonFiles: stubs.files.map { (path + "#" + $0.name, $0.bytes) }, folder: folder)
+        let gate = OpenAPIRequestGate(document: document, stubs: stubs, validatesRequests: validatesRequests)
+        result.diagnostics = stubs.diagnostics + gate.diagnostics + result.diagnostics
+        return (result, gate)
+    }
+
     private func serve(
-        _ stubs: StubSet, source: StubSource, configuration: StubServer.Configuration, termination: TerminationSignal, logger: Logger, output: Output
+        _ stubs: StubSet, source: StubSource?, configuration: StubServer.Configuration, termination: TerminationSignal, logger: Logger, output: Output
     ) async throws {
         let server: StubServer
         do {
