@@ -23,6 +23,8 @@ public struct OpenAPIDocument: Sendable {
     public let basePaths: [String]
     /// The hosts the servers name (`api.example.com`), lower-cased; empty for relative servers.
     public let serverHosts: Set<String>
+    /// The security schemes and each operation's effective requirement.
+    public let security: OpenAPISecurity
     /// Where the document's own schemas resolve (`file:///…/openapi.yaml`), to show keyword
     /// locations relative to it.
     let baseURI: String
@@ -61,6 +63,7 @@ public struct OpenAPIDocument: Sendable {
         operations = try builder.operations()
         basePaths = ServerPaths.basePaths(of: document.servers)
         serverHosts = ServerPaths.hosts(of: document.servers)
+        security = OpenAPISecurity(document: document, rawPaths: OpenAPISecurity.rawPaths(node))
         matcher = OperationMatcher(operations: operations, basePaths: basePaths)
     }
 
