@@ -26,7 +26,8 @@ public struct StubDocumentCheck: Sendable {
         contract = OpenAPIContract(document: document)
     }
 
-    /// The problems of every stub, in the stubs' order.
+    /// The problems of every stub, in the order compilers print (file, line, column); a body
+    /// file several stubs share reports its problems once.
     public func diagnostics(_ stubs: [Stub]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         // Template bodies are said once per stub file, at the first stub that has one.
@@ -58,7 +59,8 @@ public struct StubDocumentCheck: Sendable {
                 .note, "\(which) ({{…}}), rendered per request: status and type are checked against \(contract.document.file), not the content",
                 at: first))
         }
-        return diagnostics.sorted(by: Diagnostic.precedes)
+        var unique = Set<Diagnostic>()
+        return diagnostics.filter { unique.insert($0).inserted }.sorted(by: Diagnostic.precedes)
     }
 
     private func check(_ stub: Stub, method: String, path: String, response: StubResponse, seen: inout Set<ContractViolation>) -> [Diagnostic] {
@@ -70,10 +72,12 @@ public struct StubDocumentCheck: Sendable {
         case .bytes(let data):
             body = [UInt8](data)
         case .file(let file):
-            // The loader reports a body file it cannot read.
-            guard let read = try? file.contents(maximumBytes: maximumBodyBytes) else { return [] }
-            body = [UInt8](read)
-            bodyFile = (Self.displayPath(file.url.path), try? JSONParser().parse(body ?? []))
+            // The loader reports a body file it cannot read; one too large is not read (nor its
+            // type and content checked), but its status and headers still are.
+            if let read = try? file.contents(maximumBytes: maximumBodyBytes) {
+                body = [UInt8](read)
+                bodyFile = (Self.displayPath(file.url.path), try? JSONParser().parse(body ?? []))
+            }
         case .template:
             isTemplate = true
         }

@@ -52,6 +52,8 @@ import Testing
         try folder.write("stubs/text.json", stub("GET", "/pets/3", status: 200, type: "text/plain", body: #""bodyText": "Rex""#))
         try folder.write("stubs/pet4.json", stub("GET", "/pets/4", status: 200, body: #""bodyFile": "pet4.body""#))
         try folder.write("stubs/pet4.body", "{\n  \"id\": \"four\",\n  \"name\": \"Rex\"\n}\n")
+        // A body file two stubs share: its problem is reported once, in the file.
+        try folder.write("stubs/pet44.json", stub("GET", "/pets/44", status: 200, body: #""bodyFile": "pet4.body""#))
         try folder.write("stubs/noetag.json", "{\"request\": {\"path\": \"/v1/pets/5\"}, \"response\": {\"status\": 200, \"headers\": {\"Content-Type\": \"application/json\"}, \"body\": {\"id\": 5, \"name\": \"Tom\"}}}\n")
         try folder.write("stubs/pet6.mustache", "{\"id\": 6, \"name\": \"{{name}}\"}")
         try folder.write("stubs/template.json", stub("GET", "/pets/6", status: 200, body: #""template": {"path": "pet6.mustache", "variables": {"name": "Kit"}}"#))
