@@ -2,6 +2,7 @@
 import APICheckTesting
 import Foundation
 import Testing
+import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -62,6 +63,16 @@ import FoundationNetworking
         }
         #expect(error?.failures.count == 1)
         #expect(error?.failures.first?.contains("GET /jobs/1 is not an operation") == true, "\(String(describing: error?.failures))")
+    }
+}
+
+/// The same expectation in a `StubsTestCase`: documented requests record no failure.
+final class ExpectDocumentedXCTestTests: StubsTestCase {
+    override var stubsSetup: StubsSetup { StubsSetup("Fixtures/stubs") }
+
+    func testDocumentedRequestsPass() async throws {
+        _ = try await stubs.session.data(from: greeting)
+        stubs.expectDocumented(by: "Fixtures/openapi/greetings.yaml")
     }
 }
 #endif
