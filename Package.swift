@@ -22,10 +22,17 @@ let package = Package(
     // `traits: []` on its `.package` line leaves out everything that needs SwiftNIO,
     // AsyncHTTPClient or ArgumentParser, and SwiftPM then fetches 3 packages instead of 25
     // (README, "Add APICheck to your package").
+    // An app whose tests check requests against an OpenAPI document adds `traits: ["OpenAPI"]`:
+    // 5 packages (OpenAPIKit and Yams besides), still no NIO.
     traits: [
         .trait(
             name: "CLI",
-            description: "The apicheck command, the stub server (APICheckServer) and the live crawl fetcher: SwiftNIO, AsyncHTTPClient, ArgumentParser."
+            description: "The apicheck command, the stub server (APICheckServer) and the live crawl fetcher: SwiftNIO, AsyncHTTPClient, ArgumentParser. Includes OpenAPI.",
+            enabledTraits: ["OpenAPI"]
+        ),
+        .trait(
+            name: "OpenAPI",
+            description: "OpenAPI documents (APICheckOpenAPI: OpenAPIKit, Yams) in APICheckTesting: `stubs.expectDocumented(by: \"openapi.yaml\")`."
         ),
         .default(enabledTraits: ["CLI"]),
     ],
@@ -88,6 +95,8 @@ let package = Package(
             name: "APICheckTesting",
             dependencies: [
                 "APICheckInterceptor", "APICheckResponder", "APICheckStubFiles", "APICheckTemplates", "APICheckModel", "APICheckRecording",
+                // `expectDocumented(by:)`: requests against an OpenAPI document (docs/in-process-stubbing.md).
+                .target(name: "APICheckOpenAPI", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -132,15 +141,15 @@ let package = Package(
         ),
         // OpenAPI 3.0/3.1/3.2 documents read (OpenAPIKit, Yams; located errors, bounded) and every
         // crawl answer checked against them: the openapi-* rules. Bodies validate against the raw
-        // schema JSON with APICheckSchema. Only with the CLI trait.
+        // schema JSON with APICheckSchema. Only with the OpenAPI trait (which CLI includes).
         .target(
             name: "APICheckOpenAPI",
             dependencies: [
                 "APICheckCrawler", "APICheckFindings", "APICheckJSON", "APICheckSchema", "APICheckModel", "APICheckResponder",
-                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),
-                .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),
-                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),
-                .product(name: "Yams", package: "Yams", condition: .when(traits: ["CLI"])),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "Yams", package: "Yams", condition: .when(traits: ["OpenAPI"])),
             ]
         ),
         // The live fetcher: AsyncHTTPClient, kept apart so the engine and its tests need no HTTP stack.

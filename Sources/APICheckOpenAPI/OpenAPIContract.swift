@@ -14,6 +14,9 @@ public struct OpenAPIContract: ResponseContract {
     public let document: OpenAPIDocument
     /// Bodies are parsed to at most this depth (the crawl's own limit).
     public var maximumBodyDepth = 256
+    /// The credentials the run sends (`--header`, `--header-from-env`): which security schemes
+    /// they satisfy, for the wording of a 401 or 403 (``OpenAPISecurity``).
+    public var credentials = OpenAPICredentials()
 
     /// The crawl's root, when its path is not an operation of the document: answers there are
     /// not `openapi-operation` findings (the caller says so once). Django REST framework's router
@@ -59,10 +62,7 @@ public struct OpenAPIContract: ResponseContract {
                 message: "\(answer.method) \(path) is not an operation of the document: no path template matches it\(basePathHint)")]
         }
         guard let response = operation.response(for: answer.status) else {
-            let listed = operation.responses.map(\.status).joined(separator: ", ")
-            return [ContractViolation(
-                rule: .openAPIStatus, expected: "\(operation.name): \(listed)", actual: String(answer.status),
-                message: "\(operation.name) answered \(answer.status), which the document does not list (it lists \(listed.isEmpty ? "none" : listed))")]
+            return undocumentedStatus(answer.status, of: operation)
         }
         let name = "\(operation.name) \(response.status)"
         var violations: [ContractViolation] = []

@@ -26,6 +26,8 @@ public struct OpenAPIDocument: Sendable {
     /// What in the document is left unchecked, located (a `pattern` in Python's dialect, as
     /// Django REST framework writes them): the caller shows these as warnings.
     public let warnings: [OpenAPIWarning]
+    /// The security schemes and each operation's effective requirement.
+    public let security: OpenAPISecurity
     /// Where the document's own schemas resolve (`file:///…/openapi.yaml`), to show keyword
     /// locations relative to it.
     let baseURI: String
@@ -78,6 +80,7 @@ public struct OpenAPIDocument: Sendable {
         warnings = OpenAPIWarning.collapsed(builder.warnings)
         basePaths = ServerPaths.basePaths(of: document.servers)
         serverHosts = ServerPaths.hosts(of: document.servers)
+        security = OpenAPISecurity(document: document, rawPaths: OpenAPISecurity.rawPaths(node))
         matcher = OperationMatcher(operations: operations, basePaths: basePaths)
     }
 

@@ -223,7 +223,9 @@ struct CrawlCommand: AsyncParsableCommand {
         options.profiles = profiles
         // The document before the crawl too: one that does not load is bad input (exit 2).
         if let document = try await openAPIFlags.loadDocument(root: options.root, credentials: options.headers) {
-            let contract = OpenAPIContract(document: document, root: options.root)
+            var contract = OpenAPIContract(document: document, root: options.root)
+            // Which security schemes the run can satisfy: a 401 where a scheme's credential was given is not the document's security at work.
+            contract.credentials = OpenAPICredentials(headers: options.headers)
             if contract.undocumentedRoot != nil {
                 let path = options.root.path(percentEncoded: true)
                 Output(fileDescriptor: STDERR_FILENO).writeError(

@@ -2,6 +2,7 @@ import APICheckCrawler
 import APICheckHypermedia
 import APICheckJSON
 import APICheckModel
+import APICheckOpenAPI
 import APICheckStubFiles
 import APICheckTemplates
 import APICheckVerifier
@@ -18,17 +19,26 @@ struct LintCommand: ParsableCommand {
             by the bad ones.
 
             Exit status: 0 when no file has an error (warnings allowed), 1 when any stub file is \
-            invalid, 2 for usage errors.
+            invalid (or, with --openapi, a stub's answer is one the document does not allow), 2 \
+            for usage errors.
 
             A folder's apicheck.json names the JSON Schema of each media type (profiles, \
             schemas/ beside it); every stub body of such a type, a template rendered with its \
             stub's variables, is checked against it (body-schema), as crawl checks live answers.
+
+            With --openapi FILE every stub is also checked against an OpenAPI 3.0/3.1/3.2 \
+            document, as crawl --openapi checks live answers: its request must be an operation \
+            (openapi-operation, a warning), its status, Content-Type, body and required headers \
+            ones the document allows (openapi-status, openapi-content-type, openapi-body: errors; \
+            openapi-header: a warning). A template body is checked for its status and type only \
+            (a note says so). A document that does not load is an error at its line (exit 2).
 
             Examples:
               apicheck lint stubs/acmeflix
               apicheck lint stubs/login.xml --root stubs
               apicheck lint stubs --format json > lint.json
               apicheck lint stubs/acmeflix --profile 'application/json=schemas/any.json'
+              apicheck lint stubs/acmeflix --openapi stubs/acmeflix.openapi.yaml
             """
     )
 
@@ -50,6 +60,14 @@ struct LintCommand: ParsableCommand {
 
     @OptionGroup(title: "Profiles (stub bodies against their media types' schemas)") var profileFlags: ProfileFlags
 
+    @Option(
+        name: .customLong("openapi"),
+        help: ArgumentHelp(
+            "Check every stub against this OpenAPI 3.0/3.1/3.2 document (YAML or JSON): request is an operation, response status, type, body, required headers (openapi-* rules).",
+            valueName: "file"),
+        completion: .file())
+    var openAPI: String?
+
     func validate() throws {
         if paths.isEmpty {
             throw ValidationError("Name at least one stub file or folder, e.g. 'apicheck lint stubs/'.")
@@ -59,14 +77,29 @@ struct LintCommand: ParsableCommand {
         }
         try validateRoot(root)
         try profileFlags.validateProfiles()
+        if let openAPI, !FileManager.default.fileExists(atPath: openAPI) {
+            throw ValidationError("--openapi '\(openAPI)': no such file.")
+        }
     }
 
     func run() throws {
+        // The document first: one that does not load is bad input (exit 2), located at its line.
+        var documentCheck: StubDocumentCheck?
+        if let openAPI {
+            do {
+                documentCheck = StubDocumentCheck(document: try OpenAPIDocumentReader().read(path: openAPI))
+            } catch {
+                Output(fileDescriptor: STDERR_FILENO).writeError("\(error)")
+                throw ExitCode(2)
+            }
+        }
         // The loader compiles and checks templates, so a broken one is found before a request needs it.
         var result = StubLoader(options: StubLoadOptions(root: root)).load(paths)
         // The stub set's own contract: each body against the profile of its Content-Type.
         let (profiles, profileProblems) = profileFlags.load(stubFolders: paths)
         result.diagnostics += profileProblems + StubProfileCheck(profiles: profiles).diagnostics(result.stubSet.stubs)
+        // The stubs against the API's document: requests that are not operations, answers it does not allow.
+        if let documentCheck { result.diagnostics += documentCheck.diagnostics(result.stubSet.stubs) }
         let failed = result.hasErrors || (strict && !result.warnings.isEmpty)
         let output = Output()
         switch format {

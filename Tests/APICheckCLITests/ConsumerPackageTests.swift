@@ -27,10 +27,11 @@ import Testing
         return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self))
     }
 
-    @Test func anAppResolvesThreePackagesAndItsStubbedTestsPass() throws {
+    /// A consumer of a tagged clone of this repository's HEAD in a scratch folder (removed by the
+    /// caller), its `Package.swift` naming the traits it asks for.
+    private func makeConsumer(traits: String) throws -> (folder: URL, consumer: URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-consumer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let clone = folder.appendingPathComponent("apicheck")
         #expect(try run(["git", "clone", "--quiet", CLI.repository.path, clone.path], in: folder).status == 0)
         #expect(try run(["git", "tag", "99.0.0"], in: clone).status == 0)
@@ -44,7 +45,7 @@ import Testing
             let package = Package(
                 name: "Gists",
                 platforms: [.macOS(.v15), .iOS(.v18)],
-                dependencies: [.package(url: "\(clone.absoluteString)", from: "99.0.0", traits: [])],
+                dependencies: [.package(url: "\(clone.absoluteString)", from: "99.0.0", traits: \(traits))],
                 targets: [
                     .target(name: "Gists"),
                     .testTarget(name: "GistsTests", dependencies: ["Gists", .product(name: "APICheckTesting", package: "apicheck")]),
@@ -52,14 +53,35 @@ import Testing
             )
 
             """.utf8).write(to: consumer.appendingPathComponent("Package.swift"))
+        return (folder, consumer)
+    }
+
+    private func fetched(_ consumer: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: consumer.appendingPathComponent(".build/checkouts").path).sorted()
+    }
+
+    @Test func anAppResolvesThreePackagesAndItsStubbedTestsPass() throws {
+        let (folder, consumer) = try makeConsumer(traits: "[]")
+        defer { try? FileManager.default.removeItem(at: folder) }
 
         let resolve = try run(["swift", "package", "resolve"], in: consumer)
         #expect(resolve.status == 0, "\(resolve.output)")
-        let fetched = try FileManager.default.contentsOfDirectory(atPath: consumer.appendingPathComponent(".build/checkouts").path).sorted()
-        #expect(fetched == ["apicheck", "swift-log", "swift-mustache"], "no NIO, no crypto: \(fetched)")
+        #expect(try fetched(consumer) == ["apicheck", "swift-log", "swift-mustache"], "no NIO, no crypto, no OpenAPIKit")
 
         let test = try run(["swift", "test"], in: consumer)
         #expect(test.status == 0, "\(test.output)")
         #expect(test.output.contains("Test run with 4 tests"), "\(test.output)")
+    }
+
+    /// With the `OpenAPI` trait (`expectDocumented(by:)`), OpenAPIKit and Yams come too, and still
+    /// no NIO. Resolved only: building OpenAPIKit again here would add minutes for what
+    /// ExpectDocumentedTests already runs in this package.
+    @Test func withTheOpenAPITraitAnAppResolvesFivePackages() throws {
+        let (folder, consumer) = try makeConsumer(traits: #"["OpenAPI"]"#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let resolve = try run(["swift", "package", "resolve"], in: consumer)
+        #expect(resolve.status == 0, "\(resolve.output)")
+        #expect(try fetched(consumer) == ["OpenAPIKit", "Yams", "apicheck", "swift-log", "swift-mustache"], "no NIO, no crypto")
     }
 }

@@ -1,0 +1,78 @@
+#if OpenAPI
+import APICheckTesting
+import Foundation
+import Testing
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `expectDocumented(by:)`: every request the client sent is an operation of an OpenAPI document
+/// (the package's `OpenAPI` trait, on in this package's own tests through `CLI`).
+@Suite struct ExpectDocumentedTests {
+    @Test func documentedRequestsPass() async throws {
+        try await withStubs("Fixtures/stubs") { stubs in
+            _ = try await stubs.session.data(from: greeting)
+            _ = try await stubs.session.data(from: URL(string: "http://localhost/greetings/grace%20hopper")!)
+            stubs.expectDocumented(by: "Fixtures/openapi/greetings.yaml")
+        }
+    }
+
+    @Test func eachUndocumentedMethodAndPathIsOneIssueAtTheExpectation() async throws {
+        let issues = IssueLog()
+        let line = #line + 9
+        try await withKnownIssue {
+            try await withStubs("Fixtures/stubs") { stubs in
+                try stubs.stub(.post("/greetings/{name}")) { _ in .text("sent") }
+                var post = URLRequest(url: greeting)
+                post.httpMethod = "POST"
+                _ = try await stubs.session.data(for: post)
+                _ = try await stubs.session.data(from: URL(string: "http://localhost/jobs/1")!)
+                _ = try await stubs.session.data(from: URL(string: "http://localhost/jobs/1")!)
+                stubs.expectDocumented(by: "Fixtures/openapi/greetings.yaml")
+            }
+        } matching: { issues.keep($0) }
+        #expect(issues.lines == [line, line])
+        #expect(issues.texts.count == 2)
+        #expect(issues.texts.first?.contains("POST /greetings/ada is not documented by Fixtures/openapi/greetings.yaml: it lists only GET for /greetings/{name}") == true, "\(issues.texts)")
+        #expect(issues.texts.last?.contains("GET /jobs/1 is not an operation of Fixtures/openapi/greetings.yaml: no path template matches it (requested 2 times)") == true, "\(issues.texts)")
+    }
+
+    @Test func aDocumentThatDoesNotLoadIsOneIssueNamingItsPlace() async throws {
+        let folder = try TemporaryFolder()
+        let document = try folder.write("broken.yaml", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a: [\n")
+        let issues = IssueLog()
+        try await withKnownIssue {
+            try await withStubs("Fixtures/stubs") { stubs in
+                stubs.expectDocumented(by: document)
+            }
+        } matching: { issues.keep($0) }
+        #expect(issues.texts.count == 1)
+        #expect(issues.texts.first?.contains("the OpenAPI document does not load: \(document):") == true, "\(issues.texts)")
+    }
+
+    @Test func outsideATestFrameworkTheFailuresAreThrownWhenTheScopeEnds() async throws {
+        let error = await #expect(throws: StubsScopeError.self) {
+            try await Task.detached {
+                try await withStubs("Fixtures/stubs") { stubs in
+                    _ = try await stubs.session.data(from: URL(string: "http://localhost/jobs/1")!)
+                    stubs.expectDocumented(by: "Fixtures/openapi/greetings.yaml")
+                }
+            }.value
+        }
+        #expect(error?.failures.count == 1)
+        #expect(error?.failures.first?.contains("GET /jobs/1 is not an operation") == true, "\(String(describing: error?.failures))")
+    }
+}
+
+/// The same expectation in a `StubsTestCase`: documented requests record no failure.
+final class ExpectDocumentedXCTestTests: StubsTestCase {
+    override var stubsSetup: StubsSetup { StubsSetup("Fixtures/stubs") }
+
+    func testDocumentedRequestsPass() async throws {
+        _ = try await stubs.session.data(from: greeting)
+        stubs.expectDocumented(by: "Fixtures/openapi/greetings.yaml")
+    }
+}
+#endif
