@@ -24,7 +24,16 @@ public struct OpenAPIContract: ResponseContract {
     public let undocumentedRoot: URL?
 
     /// - Parameter root: where the crawl starts; see ``undocumentedRoot``.
+    /// The crawl's root lies outside every server of the document (`https://api.example.com/v1`
+    /// crawled at `http://127.0.0.1:8000/`): operations are also matched under the root's path, and
+    /// the caller says so.
+    public let rootIsOutsideServers: Bool
+
     public init(document: OpenAPIDocument, root: URL? = nil) {
+        var document = document
+        let rootPath = root.map(Self.path(of:)) ?? "/"
+        rootIsOutsideServers = root != nil && !document.isUnderServers(rootPath)
+        if rootIsOutsideServers { document = document.servedAlsoUnder(rootPath.hasSuffix("/") ? String(rootPath.dropLast()) : rootPath) }
         self.document = document
         if let root, case .pathNotDocumented = document.operation(method: "GET", path: Self.path(of: root)) {
             undocumentedRoot = root

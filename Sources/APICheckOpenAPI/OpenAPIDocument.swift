@@ -31,7 +31,7 @@ public struct OpenAPIDocument: Sendable {
     /// Where the document's own schemas resolve (`file:///…/openapi.yaml`), to show keyword
     /// locations relative to it.
     let baseURI: String
-    let matcher: OperationMatcher
+    private(set) var matcher: OperationMatcher
     /// The document as read (with positions), for what the operations do not carry: examples,
     /// parameters, request bodies (mocking and request validation).
     let node: JSONNode
@@ -82,6 +82,22 @@ public struct OpenAPIDocument: Sendable {
         serverHosts = ServerPaths.hosts(of: document.servers)
         security = OpenAPISecurity(document: document, rawPaths: OpenAPISecurity.rawPaths(node))
         matcher = OperationMatcher(operations: operations, basePaths: basePaths)
+    }
+
+    /// Whether `path` (`/api/v1/movies`) lies under one of the servers' base paths.
+    public func isUnderServers(_ path: String) -> Bool {
+        basePaths.contains { base in base.isEmpty || path == base || path.hasPrefix(base + "/") }
+    }
+
+    /// The same document with its operations also served under `basePath` (`""`: at the host's
+    /// root), after the servers' own: a production document (`https://api.example.com/v1`) checked
+    /// against the same API served locally at `/`, as Schemathesis' `--url` does, and stubs
+    /// imported without the base path (as Prism serves them).
+    public func servedAlsoUnder(_ basePath: String) -> OpenAPIDocument {
+        guard !basePaths.contains(basePath) else { return self }
+        var copy = self
+        copy.matcher = OperationMatcher(operations: operations, basePaths: basePaths + [basePath])
+        return copy
     }
 
     /// What a request's method and path (percent-encoded, as sent) reach in the document.

@@ -23,7 +23,8 @@ public struct StubDocumentCheck: Sendable {
     public var maximumBodyBytes = 16 << 20
 
     public init(document: OpenAPIDocument) {
-        contract = OpenAPIContract(document: document)
+        // Stubs are written without the servers' base path (`import openapi`, Prism) or with it.
+        contract = OpenAPIContract(document: document.servedAlsoUnder(""))
     }
 
     /// The problems of every stub, in the order compilers print (file, line, column); a body

@@ -226,6 +226,11 @@ struct CrawlCommand: AsyncParsableCommand {
             var contract = OpenAPIContract(document: document, root: options.root)
             // Which security schemes the run can satisfy: a 401 where a scheme's credential was given is not the document's security at work.
             contract.credentials = OpenAPICredentials(headers: options.headers)
+            if contract.rootIsOutsideServers {
+                let bases = document.basePaths.filter { !$0.isEmpty }.joined(separator: ", ")
+                Output(fileDescriptor: STDERR_FILENO).writeError(
+                    "\(document.file): note: the crawl's root is not under the document's servers (\(bases)); operations are matched under the root's path too")
+            }
             if contract.undocumentedRoot != nil {
                 let path = options.root.path(percentEncoded: true)
                 Output(fileDescriptor: STDERR_FILENO).writeError(

@@ -2,7 +2,7 @@ import APICheckOpenAPI
 import ArgumentParser
 import Foundation
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Turn an API description into stub files.",
@@ -59,15 +59,9 @@ struct ImportOpenAPICommand: ParsableCommand {
     @Option(help: "The seed of generated bodies and values: the same document and seed give the same files.")
     var seed: UInt64 = 1
 
-    func run() throws {
+    func run() async throws {
         let errors = Output(fileDescriptor: STDERR_FILENO)
-        let document: OpenAPIDocument
-        do {
-            document = try OpenAPIDocumentReader().read(path: self.document)
-        } catch {
-            errors.writeError("\(error)")
-            throw ExitCode(2)
-        }
+        let document = try await OpenAPIFlags.load(self.document)
         let stubs = OpenAPIStubBuilder(seed: seed).build(document)
         for diagnostic in stubs.diagnostics { errors.writeError(errors.format(diagnostic)) }
 

@@ -9,7 +9,7 @@ import APICheckVerifier
 import ArgumentParser
 import Foundation
 
-struct LintCommand: ParsableCommand {
+struct LintCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Check stub files and report every problem as path:line:column.",
@@ -63,8 +63,8 @@ struct LintCommand: ParsableCommand {
     @Option(
         name: .customLong("openapi"),
         help: ArgumentHelp(
-            "Check every stub against this OpenAPI 3.0/3.1/3.2 document (YAML or JSON): request is an operation, response status, type, body, required headers (openapi-* rules).",
-            valueName: "file"),
+            "Check every stub against this OpenAPI 3.0/3.1/3.2 document (YAML or JSON, a file or an http(s) URL): request is an operation, response status, type, body, required headers (openapi-* rules).",
+            valueName: "file-or-url"),
         completion: .file())
     var openAPI: String?
 
@@ -77,21 +77,16 @@ struct LintCommand: ParsableCommand {
         }
         try validateRoot(root)
         try profileFlags.validateProfiles()
-        if let openAPI, !FileManager.default.fileExists(atPath: openAPI) {
+        if let openAPI, !OpenAPIDocumentLoader.isURL(openAPI), !FileManager.default.fileExists(atPath: openAPI) {
             throw ValidationError("--openapi '\(openAPI)': no such file.")
         }
     }
 
-    func run() throws {
+    func run() async throws {
         // The document first: one that does not load is bad input (exit 2), located at its line.
         var documentCheck: StubDocumentCheck?
         if let openAPI {
-            do {
-                documentCheck = StubDocumentCheck(document: try OpenAPIDocumentReader().read(path: openAPI))
-            } catch {
-                Output(fileDescriptor: STDERR_FILENO).writeError("\(error)")
-                throw ExitCode(2)
-            }
+            documentCheck = StubDocumentCheck(document: try await OpenAPIFlags.load(openAPI))
         }
         // The loader compiles and checks templates, so a broken one is found before a request needs it.
         var result = StubLoader(options: StubLoadOptions(root: root)).load(paths)

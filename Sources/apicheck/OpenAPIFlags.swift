@@ -21,22 +21,32 @@ struct OpenAPIFlags: ParsableArguments {
         help: "Fetch the document's $refs to other hosts too (by default only files beside it, or, for a document read by URL, its own origin).")
     var allowRemoteRefs = false
 
-    /// The document, its warnings and notes written to standard error; `nil` without `--openapi`.
+    /// The document, its warnings written to standard error; `nil` without `--openapi`.
     /// `credentials` go with the fetch only when the document is on `root`'s origin.
     func loadDocument(root: URL, credentials: [HTTPHeader]) async throws -> OpenAPIDocument? {
         guard let openAPI else { return nil }
+        return try await Self.load(openAPI, allowRemoteRefs: allowRemoteRefs, credentials: credentials, credentialsOrigin: root)
+    }
+
+    /// Reads a document every command names the same way (a file, or an http(s) URL with its
+    /// same-origin `$ref`s); one that does not load is written as a located error (exit 2).
+    static func load(
+        _ source: String, allowRemoteRefs: Bool = false, credentials: [HTTPHeader] = [], credentialsOrigin: URL? = nil
+    ) async throws -> OpenAPIDocument {
         let standardError = Output(fileDescriptor: STDERR_FILENO)
         do {
             let document: OpenAPIDocument
             var loader = OpenAPIDocumentLoader(allowsRemoteReferences: allowRemoteRefs)
-            if OpenAPIDocumentLoader.isURL(openAPI) || allowRemoteRefs {
-                if let url = URL(string: openAPI), OriginRewriter.origin(of: url) == OriginRewriter.origin(of: root) { loader.headers = credentials }
+            if OpenAPIDocumentLoader.isURL(source) || allowRemoteRefs {
+                if let url = URL(string: source), let credentialsOrigin, OriginRewriter.origin(of: url) == OriginRewriter.origin(of: credentialsOrigin) {
+                    loader.headers = credentials
+                }
                 document = try await withHTTPFetcher(concurrency: 1, logger: Logger(label: "apicheck.openapi")) { fetcher in
                     loader.fetcher = fetcher
-                    return try await loader.load(openAPI)
+                    return try await loader.load(source)
                 }
             } else {
-                document = try await loader.load(openAPI)
+                document = try await loader.load(source)
             }
             for warning in document.warnings { standardError.writeError("\(warning)") }
             return document

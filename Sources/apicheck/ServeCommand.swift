@@ -152,7 +152,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard paths.isEmpty else {
                 throw ValidationError("Serve either stub files or --openapi \(openapi), not both (import the document with 'apicheck import openapi' to combine them).")
             }
-            guard FileManager.default.fileExists(atPath: openapi) else { throw ValidationError("'\(openapi)': no such file.") }
+            guard OpenAPIDocumentLoader.isURL(openapi) || FileManager.default.fileExists(atPath: openapi) else { throw ValidationError("'\(openapi)': no such file.") }
             if watch { throw ValidationError("--watch reloads stub files; with --openapi, restart the server after changing the document.") }
             if proxy != nil { throw ValidationError("--proxy sends unmatched requests upstream; with --openapi every documented operation is answered: serve imported stubs instead.") }
         } else if validateRequests {
@@ -239,7 +239,7 @@ struct ServeCommand: AsyncParsableCommand {
         let result: StubLoadResult
         var requestGate: OpenAPIRequestGate?
         if let openapi {
-            (result, requestGate) = try Self.mock(openapi, validatesRequests: validateRequests, options: options, logger: logger, output: output)
+            (result, requestGate) = try await Self.mock(openapi, validatesRequests: validateRequests, options: options, logger: logger, output: output)
         } else {
             result = StubLoader(options: options, logger: logger).load(paths)
         }
@@ -304,16 +304,11 @@ struct ServeCommand: AsyncParsableCommand {
     /// the document does not allow).
     static func mock(
         _ path: String, validatesRequests: Bool, options: StubLoadOptions, logger: Logger, output: Output
-    ) throws -> (StubLoadResult, OpenAPIRequestGate) {
-        let document: OpenAPIDocument
-        do {
-            document = try OpenAPIDocumentReader().read(path: path)
-        } catch {
-            output.writeError("\(error)")
-            throw ExitCode(2)
-        }
+    ) async throws -> (StubLoadResult, OpenAPIRequestGate) {
+        let document = try await OpenAPIFlags.load(path)
         let stubs = OpenAPIStubBuilder().build(document)
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        // Where relative names of the stubs resolve (files named in a document read by URL: the working folder).
+        let folder = OpenAPIDocumentLoader.isURL(path) ? FileManager.default.currentDirectoryPath : URL(fileURLWithPath: path).deletingLastPathComponent().path
         var result = StubLoader(options: options, logger: logger).load(
             jsonFiles: stubs.files.map { (path + "#" + $0.name, $0.bytes) }, folder: folder)
         let gate = OpenAPIRequestGate(document: document, stubs: stubs, validatesRequests: validatesRequests)
