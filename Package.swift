@@ -136,7 +136,7 @@ let package = Package(
         .target(
             name: "APICheckOpenAPI",
             dependencies: [
-                "APICheckCrawler", "APICheckFindings", "APICheckJSON", "APICheckSchema", "APICheckModel",
+                "APICheckCrawler", "APICheckFindings", "APICheckHypermedia", "APICheckJSON", "APICheckSchema", "APICheckModel",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit", condition: .when(traits: ["CLI"])),

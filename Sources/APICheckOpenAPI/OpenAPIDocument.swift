@@ -23,6 +23,8 @@ public struct OpenAPIDocument: Sendable {
     public let basePaths: [String]
     /// The hosts the servers name (`api.example.com`), lower-cased; empty for relative servers.
     public let serverHosts: Set<String>
+    /// The Link Objects of the documented responses, and warnings about the unusable ones.
+    public let linkTable: OpenAPILinkTable
     /// Where the document's own schemas resolve (`file:///…/openapi.yaml`), to show keyword
     /// locations relative to it.
     let baseURI: String
@@ -62,6 +64,7 @@ public struct OpenAPIDocument: Sendable {
         basePaths = ServerPaths.basePaths(of: document.servers)
         serverHosts = ServerPaths.hosts(of: document.servers)
         matcher = OperationMatcher(operations: operations, basePaths: basePaths)
+        linkTable = OpenAPILinkTable(node: node, file: file, operations: operations)
     }
 
     /// What a request's method and path (percent-encoded, as sent) reach in the document.

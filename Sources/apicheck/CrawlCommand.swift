@@ -37,7 +37,13 @@ struct CrawlCommand: AsyncParsableCommand {
             With --openapi FILE every answer is also matched to its operation in an OpenAPI \
             3.0, 3.1 or 3.2 document (servers' base paths, path templates, method) and checked: \
             openapi-operation, openapi-status, openapi-content-type, openapi-body, \
-            openapi-header. A document that does not load is an error at its line (exit 2).
+            openapi-header. A document that does not load is an error at its line (exit 2). \
+            The document's Link Objects become links the crawl follows, their runtime \
+            expressions ($response.body#/id, $request.path.id, $url…) filled from real answers, \
+            and GET operations whose path parameters a list answer's items fill (an id) are \
+            reached too, at most --sample N (3 without it) per operation (--no-openapi-links \
+            turns both off). The report counts the operations reached and lists the ones never \
+            reached (--coverage lists them all).
 
             Every crawl ends: --timeout bounds each request however slowly its body arrives, \
             --deadline the whole crawl; what they cut is reported as not checked or skipped and \
@@ -58,6 +64,7 @@ struct CrawlCommand: AsyncParsableCommand {
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
               apicheck crawl https://api.example.com/ --sample 3 --verbose
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix --openapi stubs/acmeflix-openapi.yaml
+              apicheck crawl http://localhost:8000/ --openapi openapi.yaml --coverage --sample 5
               apicheck crawl https://api.example.com/ \\
                   --profile 'application/vnd.example.movie+json=schemas/movie.json'
               apicheck crawl https://api.example.com/ --format junit --output crawl.xml
@@ -166,6 +173,16 @@ struct CrawlCommand: AsyncParsableCommand {
         completion: .file())
     var openAPI: String?
 
+    @Flag(
+        name: .customLong("coverage"),
+        help: "With --openapi: list every documented operation the crawl never reached (the text report lists the first 10 without it; the JSON report always lists all).")
+    var coverage = false
+
+    @Flag(
+        name: .customLong("no-openapi-links"),
+        help: "With --openapi: do not follow the document's Link Objects nor fill operations' path parameters from answers.")
+    var noOpenAPILinks = false
+
     @OptionGroup var report: ReportOptions
 
     func validate() throws {
@@ -227,7 +244,17 @@ struct CrawlCommand: AsyncParsableCommand {
         // The document before the crawl too: one that does not load is bad input (exit 2).
         if let openAPI {
             do {
-                options.contract = OpenAPIContract(document: try OpenAPIDocumentReader().read(path: openAPI))
+                let document = try OpenAPIDocumentReader().read(path: openAPI)
+                let output = Output(fileDescriptor: STDERR_FILENO)
+                for warning in document.linkTable.warnings { output.writeError("\(warning)") }
+                var contract = OpenAPIContract(document: document)
+                contract.followsLinks = !noOpenAPILinks
+                contract.fillsParameters = !noOpenAPILinks
+                // --sample N bounds the fills as it bounds every kind of resource; 3 without it.
+                contract.fillsPerAnswer = sample ?? 3
+                options.parameterFillsPerOperation = sample ?? 3
+                options.listsEveryUnreachedOperation = coverage
+                options.contract = contract
             } catch {
                 Output(fileDescriptor: STDERR_FILENO).writeError("\(error)")
                 throw ExitCode(2)
