@@ -37,20 +37,42 @@ struct OpenAPILinking: Sendable {
         var operationIDs: [String: String] = [:]
         for (id, name) in document.linkTable.operationIDs { operationIDs[name] = id }
         let gets = document.operations.filter { $0.method == "GET" }
-        var fills: [String: [Fill]] = [:]
+        // Sources by shape (literals kept, parameters as `{}`): each target looks up its own
+        // prefixes, so a document of many operations costs operations × depth, not operations².
+        var byShape: [[String]: [OpenAPIOperation]] = [:]
         for source in gets {
-            guard let sourceTemplate = templates[source.name] else { continue }
-            for target in gets where target.name != source.name {
-                guard let targetTemplate = templates[target.name], !targetTemplate.parameterNames.isEmpty,
-                    let fill = Self.fill(from: sourceTemplate, to: targetTemplate, target: target)
-                else { continue }
-                fills[source.name, default: []].append(fill)
+            guard let template = templates[source.name] else { continue }
+            byShape[Self.shape(Self.segments(template)[...]), default: []].append(source)
+        }
+        var fills: [String: [Fill]] = [:]
+        for target in gets {
+            guard let targetTemplate = templates[target.name], !targetTemplate.parameterNames.isEmpty else { continue }
+            let whole = Self.segments(targetTemplate)
+            for length in 0..<whole.count {
+                for source in byShape[Self.shape(whole[..<length])] ?? [] {
+                    guard let sourceTemplate = templates[source.name], let fill = Self.fill(from: sourceTemplate, to: targetTemplate, target: target)
+                    else { continue }
+                    fills[source.name, default: []].append(fill)
+                }
             }
         }
+        // In document order of their targets, for a stable order of links.
+        let order = Dictionary(document.operations.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for (source, list) in fills { fills[source] = list.sorted { order[$0.target.name, default: 0] < order[$1.target.name, default: 0] } }
         self.templates = templates
         self.operations = operations
         self.fills = fills
         self.operationIDs = operationIDs
+    }
+
+    private static func shape(_ segments: ArraySlice<PathTemplate.Segment>) -> [String] {
+        segments.map { segment in
+            switch segment {
+            case .literal(let literal): "=" + literal
+            case .parameter: "{}"
+            case .mixed(let raw): "~" + raw
+            }
+        }
     }
 
     private static func segments(_ template: PathTemplate) -> [PathTemplate.Segment] {
@@ -145,7 +167,7 @@ extension OpenAPIContract {
         }
 
         var items: [(String, JSONValue)]?
-        for fill in fills {
+        for fill in fills where links.count < Self.maximumLinksPerAnswer {
             var values: [String: String] = [:]
             for (theirs, mine) in fill.fromRequest {
                 guard let value = requestPath[mine] else { continue }
@@ -176,6 +198,9 @@ extension OpenAPIContract {
         }
         return links
     }
+
+    /// Links the document adds to one answer at most (Link Objects are at most 64 per response).
+    static let maximumLinksPerAnswer = 256
 
     /// The base path the answer was served under and its path parameters by name.
     private func requestParameters(path: String, operation: OpenAPIOperation, template: PathTemplate) -> (String, [String: String]) {

@@ -31,7 +31,11 @@ public struct OpenAPIContract: ResponseContract {
     }
 
     /// Every operation of the document, in its order (`GET /movies/{id}`), for coverage.
-    public var operationNames: [String] { document.operations.map(\.name) }
+    public var operationNames: [String] {
+        let ordered = document.linkTable.documentOrder
+        let listed = Set(ordered)
+        return ordered + document.operations.map(\.name).filter { !listed.contains($0) }.sorted()
+    }
 
     public func violations(of answer: ContractAnswer) -> [ContractViolation] {
         verdict(on: answer, withLinks: false).violations

@@ -42,6 +42,9 @@ public struct OpenAPILinkTable: Sendable {
     /// `operationId` → operation name, for links and for labels.
     var operationIDs: [String: String] = [:]
     public private(set) var warnings: [OpenAPIWarning] = []
+    /// The operations in the order the document writes them (`GET /movies/{id}`): OpenAPIKit's
+    /// model does not keep it for every version, and reports must not change from run to run.
+    public private(set) var documentOrder: [String] = []
 
     /// How many Link Objects one response may have before the rest are ignored (with a warning).
     static let maximumLinksPerResponse = 64
@@ -65,6 +68,7 @@ public struct OpenAPILinkTable: Sendable {
             for member in item.members ?? [] where Self.methods.contains(member.key) {
                 let name = "\(member.key.uppercased()) \(pathMember.key)"
                 guard known.contains(name) else { continue }
+                documentOrder.append(name)
                 let operation = member.value
                 if let id = operation["operationId"]?.stringValue, operationIDs[id] == nil { operationIDs[id] = name }
                 var places: [String: String] = [:]
