@@ -1,6 +1,5 @@
 import APICheckCrawler
 import APICheckFindings
-import APICheckHypermedia
 import APICheckJSON
 import APICheckModel
 import APICheckOpenAPI
