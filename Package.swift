@@ -145,7 +145,7 @@ let package = Package(
         .target(
             name: "APICheckOpenAPI",
             dependencies: [
-                "APICheckCrawler", "APICheckFindings", "APICheckJSON", "APICheckSchema", "APICheckModel", "APICheckResponder",
+                "APICheckCrawler", "APICheckFindings", "APICheckHypermedia", "APICheckJSON", "APICheckSchema", "APICheckModel", "APICheckResponder",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit", condition: .when(traits: ["OpenAPI"])),

@@ -16,7 +16,14 @@
 # lint, its JSON report ≤ 1 MB, ≤ 250 MB; live 1M crawler ≤ 300 MB; live RSS 100k → 1M ≤ 2×.
 # Sizes not run show as "-". The 1,000,000 size takes about ten minutes.
 #
-# Environment: RESOURCES, ROUNDS (3), CONCURRENCY (64), DURATION (5s, wrk), SCRATCH_PATH (.build).
+# With OPENAPI=1 (the default) every crawl, live and in memory, runs again with --openapi on the
+# document scripts/generate-graph-openapi.py writes for the graph (every answer matched to its
+# operation, every body validated against its schema), in the same run, alternating with the
+# plain crawl round by round; the table adds both times and their ratio (issue #32's target:
+# ≤ 1.2×). OPENAPI=0 skips them.
+#
+# Environment: RESOURCES, ROUNDS (3), CONCURRENCY (64), DURATION (5s, wrk), SCRATCH_PATH (.build),
+# OPENAPI (1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +32,7 @@ CONCURRENCY=${CONCURRENCY:-64}
 DURATION=${DURATION:-5s}
 ROUNDS=${ROUNDS:-3}
 SCRATCH_PATH=${SCRATCH_PATH:-.build}
+OPENAPI=${OPENAPI:-1}
 
 if ! command -v wrk > /dev/null; then
   echo "Installing wrk (Debian package)…" >&2
@@ -51,6 +59,7 @@ for SIZE in $RESOURCES; do
   DIR="$WORK/$SIZE"
   mkdir -p "$DIR"
   python3 scripts/generate-graph-stubs.py "$SIZE" "$DIR/graph" >&2
+  python3 scripts/generate-graph-openapi.py "$DIR/graph.openapi.json" > /dev/null
   "$APICHECK" serve "$DIR/graph" --port 0 --log-level warning > "$DIR/serve.out" 2> "$DIR/serve.err" &
   SERVER_PID=$!
   for _ in $(seq 1 2400); do [ -s "$DIR/serve.out" ] && break; sleep 0.05; done
@@ -71,6 +80,14 @@ for SIZE in $RESOURCES; do
       --format json --output "$DIR/live-$round.json" --log-level debug 2> "$DIR/live-$round.log" || true
     END=$(date +%s.%N)
     echo "$START $END" > "$DIR/live-$round.time"
+    if [ "$OPENAPI" = 1 ]; then
+      echo "$SIZE: live crawl with --openapi (round $round of $rounds)…" >&2
+      START=$(date +%s.%N)
+      "$APICHECK" crawl "$URL/" --concurrency "$CONCURRENCY" --max-requests 10000000 --openapi "$DIR/graph.openapi.json" \
+        --format json --output "$DIR/live-openapi-$round.json" --log-level debug 2> "$DIR/live-openapi-$round.log" || true
+      END=$(date +%s.%N)
+      echo "$START $END" > "$DIR/live-openapi-$round.time"
+    fi
   done
   kill "$SERVER_PID" 2> /dev/null || true
   wait "$SERVER_PID" 2> /dev/null || true
@@ -87,6 +104,19 @@ for SIZE in $RESOURCES; do
     --concurrency "$CONCURRENCY" --max-requests 10000000 --format json --output "$DIR/memory.json" --log-level debug 2> "$DIR/memory.log" || true
   END=$(date +%s.%N)
   echo "$START $END" > "$DIR/memory.time"
+  if [ "$OPENAPI" = 1 ]; then
+    for round in $(seq 1 "$rounds"); do
+      for mode in plain openapi; do
+        echo "$SIZE: in-memory crawl, $mode (round $round of $rounds)…" >&2
+        FLAGS=(); [ "$mode" = openapi ] && FLAGS=(--openapi "$DIR/graph.openapi.json")
+        START=$(date +%s.%N)
+        "$APICHECK" crawl http://localhost:3000/ --stubs "$DIR/graph" "${FLAGS[@]}" --concurrency "$CONCURRENCY" --max-requests 10000000 \
+          --format json --output "$DIR/memory-$mode-$round.json" 2> /dev/null || true
+        END=$(date +%s.%N)
+        echo "$START $END" > "$DIR/memory-$mode-$round.time"
+      done
+    done
+  fi
   rm -rf "$DIR/graph"
 done
 
@@ -150,4 +180,28 @@ target("in-memory 100k, peak RSS (MB)", r100 and f"{r100['mem_rss']:.0f}", "≤ 
 target("live 1M against apicheck serve, crawler peak RSS (MB)", r1m and f"{r1m['live_rss']:.0f}", "≤ 300", r1m and r1m["live_rss"] <= 300)
 growth = r100 and r1m and r1m["live_rss"] / r100["live_rss"]
 target("live peak RSS growth, 100k → 1M", growth and f"{growth:.1f}×", "≤ 2×", growth and growth <= 2)
+
+def best(paths):
+    times = []
+    for path in paths:
+        if os.path.exists(path):
+            start, end = map(float, open(path).read().split())
+            times.append(end - start)
+    return min(times) if times else None
+if os.path.exists(f"{work}/{sizes[0]}/graph.openapi.json") or any(os.path.exists(f"{work}/{s}/memory-openapi-1.time") for s in sizes):
+    print("Issue #32 target: checking against the document (--openapi) adds ≤ 20% (best of the rounds, same run):")
+    for size in sizes:
+        d = f"{work}/{size}"
+        for kind, plain, openapi in (
+            ("live", [f"{d}/live-{r}.time" for r in range(1, 20)], [f"{d}/live-openapi-{r}.time" for r in range(1, 20)]),
+            ("in-memory", [f"{d}/memory-plain-{r}.time" for r in range(1, 20)], [f"{d}/memory-openapi-{r}.time" for r in range(1, 20)]),
+        ):
+            a, b = best(plain), best(openapi)
+            if a is None or b is None: continue
+            findings = "?"
+            report = f"{d}/{'live-openapi-1' if kind == 'live' else 'memory-openapi-1'}.json"
+            if os.path.exists(report):
+                data = json.load(open(report))
+                findings = f"{data['counts']['defects']} defects, operations {data.get('operationCoverage', {}).get('reached', '?')}/{data.get('operationCoverage', {}).get('total', '?')}"
+            target(f"{kind} {size:,}: {a:.2f} s plain, {b:.2f} s --openapi ({findings})", f"{b / a:.2f}×", "≤ 1.2×", b / a <= 1.2)
 PY

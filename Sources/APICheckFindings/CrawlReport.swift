@@ -70,6 +70,10 @@ public struct CrawlReport: Sendable, Hashable {
     /// seen and how many were left out; empty without sampling.
     public var sampling: [SampledKind] = []
 
+    /// With `--openapi`: how many of the document's operations the crawl reached, and which it
+    /// never did; `nil` without a document.
+    public var operationCoverage: OperationCoverage?
+
     /// The findings clustered into defects, worst first (see ``Defect``).
     public var defects: [Defect] { Defect.cluster(findings, requestHeaders: requestHeaderNames, omitted: omittedFindings) }
 

@@ -23,11 +23,14 @@ public struct OpenAPIDocument: Sendable {
     public let basePaths: [String]
     /// The hosts the servers name (`api.example.com`), lower-cased; empty for relative servers.
     public let serverHosts: Set<String>
-    /// What in the document is left unchecked, located (a `pattern` in Python's dialect, as
-    /// Django REST framework writes them): the caller shows these as warnings.
+    /// What in the document is left unchecked or ignored, located (a `pattern` in Python's dialect,
+    /// as Django REST framework writes them; a Link Object that names no operation): the caller
+    /// shows these as warnings.
     public let warnings: [OpenAPIWarning]
     /// The security schemes and each operation's effective requirement.
     public let security: OpenAPISecurity
+    /// The Link Objects of the documented responses, and warnings about the unusable ones.
+    public let linkTable: OpenAPILinkTable
     /// Where the document's own schemas resolve (`file:///…/openapi.yaml`), to show keyword
     /// locations relative to it.
     let baseURI: String
@@ -77,11 +80,12 @@ public struct OpenAPIDocument: Sendable {
         var builder = OperationBuilder(
             document: document, node: node, file: file, baseURI: baseURI, registry: registry, options: options, limits: reader.limits)
         operations = try builder.operations()
-        warnings = OpenAPIWarning.collapsed(builder.warnings)
         basePaths = ServerPaths.basePaths(of: document.servers)
         serverHosts = ServerPaths.hosts(of: document.servers)
         security = OpenAPISecurity(document: document, rawPaths: OpenAPISecurity.rawPaths(node))
         matcher = OperationMatcher(operations: operations, basePaths: basePaths)
+        linkTable = OpenAPILinkTable(node: node, file: file, operations: operations)
+        warnings = OpenAPIWarning.collapsed(builder.warnings) + linkTable.warnings
     }
 
     /// Whether `path` (`/api/v1/movies`) lies under one of the servers' base paths.

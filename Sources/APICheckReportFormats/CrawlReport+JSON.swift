@@ -64,6 +64,18 @@ extension CrawlReport {
                             }))
                 ))
         }
+        if let operationCoverage {
+            members.append(
+                (
+                    "operationCoverage",
+                    .value(
+                        .object([
+                            JSONMember("total", .number(String(operationCoverage.total))),
+                            JSONMember("reached", .number(String(operationCoverage.reached))),
+                            JSONMember("unreached", .array(operationCoverage.unreached.map(JSONValue.string))),
+                        ]))
+                ))
+        }
         members.append(("listsEveryCheck", .value(.bool(listsEveryCheck))))
         let defects = defects
         let findings = listedFindings(occurrencesListed)
@@ -200,6 +212,10 @@ extension CrawlReport {
         for node in try reader.optionalArray(root, "sampling") {
             let object = try reader.object(node, "a sampled kind")
             sampling.append(SampledKind(kind: try reader.string(object, "kind"), seen: try reader.count(object, "seen"), checked: try reader.count(object, "checked")))
+        }
+        if let coverageNode = root["operationCoverage"], !coverageNode.isNull {
+            let object = try reader.object(coverageNode, "\"operationCoverage\"")
+            operationCoverage = OperationCoverage(total: try reader.count(object, "total"), unreached: try reader.strings(object, "unreached"))
         }
     }
 }

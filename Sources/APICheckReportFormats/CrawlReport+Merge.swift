@@ -144,6 +144,7 @@ extension CrawlReport {
             }
         }
         merged.sampling = order.compactMap { kinds[$0] }
+        merged.operationCoverage = OperationCoverage.merged(reports.compactMap(\.operationCoverage))
         return merged
     }
 }

@@ -77,6 +77,18 @@ public struct MarkdownReportRenderer: ReportRenderer {
             for kind in sampled { lines.append("| \(md(kind.kind)) | \(kind.seen) | \(kind.checked) | \(kind.skipped) |") }
         }
 
+        if let coverage = report.operationCoverage {
+            lines.append("")
+            lines.append("### OpenAPI operations reached: \(coverage.reached) of \(coverage.total)")
+            if !coverage.unreached.isEmpty {
+                lines.append("")
+                lines.append("Documented but never reached:")
+                lines.append("")
+                for operation in coverage.unreached.prefix(maximumFindings) { lines.append("- `\(md(operation))`") }
+                if coverage.unreached.count > maximumFindings { lines.append("- … and \(coverage.unreached.count - maximumFindings) more") }
+            }
+        }
+
         let defects = report.defects
         let display = OccurrenceDisplay(root: report.root, command: report.command)
         if !defects.isEmpty {

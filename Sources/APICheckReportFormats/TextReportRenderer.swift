@@ -25,8 +25,14 @@ public struct TextReportRenderer: ReportRenderer {
     /// Whether to list every occurrence of each defect (`--verbose`), not three examples.
     public var listsEveryOccurrence: Bool
 
+    /// Whether to list every documented operation the crawl never reached (`--coverage`), not
+    /// the first ``coverageListed``.
+    public var listsEveryUnreachedOperation = false
+
     /// Examples shown per defect without ``listsEveryOccurrence``.
     public static let exampleCount = 3
+    /// Unreached operations listed without ``listsEveryUnreachedOperation``.
+    public static let coverageListed = 10
 
     /// A renderer; no colour unless asked.
     public init(useColor: Bool = false, listsUncheckedLinks: Bool = true, listsEveryOccurrence: Bool = false) {
@@ -82,6 +88,14 @@ public struct TextReportRenderer: ReportRenderer {
             for kind in sampled {
                 lines.append("  \(clean(kind.kind)): \(kind.checked) of \(kind.seen) checked, \(kind.skipped) skipped")
             }
+        }
+
+        if let coverage = report.operationCoverage {
+            lines.append("")
+            lines.append(style("Operations reached: \(coverage.reached) of \(coverage.total)" + (coverage.unreached.isEmpty ? "" : "; documented but never reached:"), .bold))
+            let shown = listsEveryUnreachedOperation || coverage.isListedInFull || listsEveryOccurrence ? coverage.unreached[...] : coverage.unreached.prefix(Self.coverageListed)
+            for operation in shown { lines.append("  \(clean(operation))") }
+            if shown.count < coverage.unreached.count { lines.append("  … and \(coverage.unreached.count - shown.count) more (--coverage lists them)") }
         }
 
         if !report.errors.isEmpty {

@@ -39,7 +39,13 @@ struct CrawlCommand: AsyncParsableCommand {
             openapi-operation, openapi-status, openapi-content-type, openapi-body, \
             openapi-header. A document that does not load is an error at its line (exit 2). \
             A document by URL (FastAPI's /openapi.json) is fetched with its $refs on the same \
-            origin; other hosts' $refs only with --allow-remote-refs.
+            origin; other hosts' $refs only with --allow-remote-refs. \
+            The document's Link Objects become links the crawl follows, their runtime \
+            expressions ($response.body#/id, $request.path.id, $url…) filled from real answers, \
+            and GET operations whose path parameters a list answer's items fill (an id) are \
+            reached too, at most --sample N (3 without it) per operation (--no-openapi-links \
+            turns both off). The report counts the operations reached and lists the ones never \
+            reached (--coverage lists them all).
 
             Every crawl ends: --timeout bounds each request however slowly its body arrives, \
             --deadline the whole crawl; what they cut is reported as not checked or skipped and \
@@ -61,6 +67,7 @@ struct CrawlCommand: AsyncParsableCommand {
               apicheck crawl https://api.example.com/ --sample 3 --verbose
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix --openapi stubs/acmeflix.openapi.yaml
               apicheck crawl http://127.0.0.1:8000/ --openapi http://127.0.0.1:8000/openapi.json
+              apicheck crawl http://localhost:8000/ --openapi openapi.yaml --coverage --sample 5
               apicheck crawl https://api.example.com/ \\
                   --profile 'application/vnd.example.movie+json=schemas/movie.json'
               apicheck crawl https://api.example.com/ --format junit --output crawl.xml
@@ -163,6 +170,16 @@ struct CrawlCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "OpenAPI") var openAPIFlags: OpenAPIFlags
 
+    @Flag(
+        name: .customLong("coverage"),
+        help: "With --openapi: list every documented operation the crawl never reached (the text report lists the first 10 without it; the JSON report always lists all).")
+    var coverage = false
+
+    @Flag(
+        name: .customLong("no-openapi-links"),
+        help: "With --openapi: do not follow the document's Link Objects nor fill operations' path parameters from answers.")
+    var noOpenAPILinks = false
+
     @OptionGroup var report: ReportOptions
 
     func validate() throws {
@@ -223,12 +240,19 @@ struct CrawlCommand: AsyncParsableCommand {
         options.profiles = profiles
         // The document before the crawl too: one that does not load is bad input (exit 2).
         if let document = try await openAPIFlags.loadDocument(root: options.root, credentials: options.headers) {
+            let output = Output(fileDescriptor: STDERR_FILENO)
             var contract = OpenAPIContract(document: document, root: options.root)
             // Which security schemes the run can satisfy: a 401 where a scheme's credential was given is not the document's security at work.
             contract.credentials = OpenAPICredentials(headers: options.headers)
+            contract.followsLinks = !noOpenAPILinks
+            contract.fillsParameters = !noOpenAPILinks
+            // --sample N bounds the fills as it bounds every kind of resource; 3 without it.
+            contract.fillsPerAnswer = sample ?? 3
+            options.parameterFillsPerOperation = sample ?? 3
+            options.listsEveryUnreachedOperation = coverage
             if contract.rootIsOutsideServers {
                 let bases = document.basePaths.filter { !$0.isEmpty }.joined(separator: ", ")
-                Output(fileDescriptor: STDERR_FILENO).writeError(
+                output.writeError(
                     "\(document.file): note: the crawl's root is not under the document's servers (\(bases)); operations are matched under the root's path too")
             }
             if contract.undocumentedRoot != nil {

@@ -30,6 +30,21 @@ import Testing
         #expect(sarif.stdout.contains("\"openapi-content-type\""))
     }
 
+    @Test func coverageListsTheOperationsNeverReached() throws {
+        let run = try CLI.run([
+            "crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--openapi", "stubs/acmeflix.openapi.yaml", "--format", "json",
+        ])
+        let report = try JSONParser().parseValue(Array(run.stdout.utf8))
+        // The demo's unsafe operations are checked against stubs, never answered through the crawl.
+        #expect(report["operationCoverage"] == .object([
+            JSONMember("total", 8), JSONMember("reached", 5), JSONMember("unreached", .array(["PUT /movies/{id}", "PUT /cart/{id}", "DELETE /cart/{id}"])),
+        ]), "\(run.stderr)")
+        let text = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix", "--openapi", "stubs/acmeflix.openapi.yaml", "--coverage"])
+        #expect(text.stdout.contains("Operations reached: 5 of 8; documented but never reached:\n  PUT /movies/{id}\n  PUT /cart/{id}\n  DELETE /cart/{id}\n"))
+        let plain = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", "stubs/acmeflix"])
+        #expect(!plain.stdout.contains("Operations reached"))
+    }
+
     @Test func aDocumentThatDoesNotLoadIsALocatedErrorAndExitsTwo() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-openapi-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -51,6 +51,7 @@ import Testing
         report = Baseline(findings: [SampleReports.brokenPoster]).apply(to: report)
         report.requestHeaderNames = ["Authorization"]
         report.sampling = [SampledKind(kind: "root → items[*]", seen: 9, checked: 3)]
+        report.operationCoverage = OperationCoverage(total: 3, unreached: ["GET /movies/{id}/cast"])
         let written = try JSONParser().parseValue(Array(JSONReportRenderer().render(report).utf8))
 
         #expect(keys(written) == keys(schema["properties"]))
@@ -63,6 +64,7 @@ import Testing
         #expect(keys(written.value(at: "/findings/0")) == keys(schema.value(at: "/$defs/finding/properties")))
         #expect(keys(written.value(at: "/defects/0")) == keys(schema.value(at: "/$defs/defect/properties")))
         #expect(keys(written.value(at: "/sampling/0")) == keys(schema.value(at: "/properties/sampling/items/properties")))
+        #expect(keys(written["operationCoverage"]) == keys(schema.value(at: "/properties/operationCoverage/properties")))
         #expect(keys(written.value(at: "/baseline/stale/0")) == keys(schema.value(at: "/$defs/baselineEntry/properties")))
         var checkKeys = Set<String>()
         if case .array(let checks)? = written["checks"] {

@@ -77,6 +77,13 @@ public struct CrawlOptions: Sendable {
     /// A description of the API every answer is checked against (`--openapi`): its violations
     /// are the `openapi-*` findings.
     public var contract: (any ResponseContract)?
+    /// Links a contract adds by filling an operation's path parameters from an answer
+    /// (``LinkFormat/openAPIFill``) followed at most this many times per operation over the
+    /// whole crawl, the first in discovery order (`--sample N`, else 3); the document's own Link
+    /// Objects are not capped here (`--sample` still applies to them as to any link).
+    public var parameterFillsPerOperation = 3
+    /// The report lists every operation of the contract no answer reached (`--coverage`).
+    public var listsEveryUnreachedOperation = false
 
     /// Bounds on what a crawl holds in memory; the rest waits in temporary files, in order. The
     /// report is the same whatever the bounds (a test proves it).

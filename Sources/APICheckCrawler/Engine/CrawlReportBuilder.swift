@@ -54,6 +54,14 @@ struct CrawlReportBuilder {
         report.setErrors(problems.map { CrawlProblem(message: redaction.text($0.message), url: $0.url.map(redaction.url)) })
         report.requestHeaderNames = options.headers.map(\.name)
         report.sampling = state.sampler.kinds
+        if let contract = options.contract {
+            let operations = contract.operationNames
+            if !operations.isEmpty {
+                var coverage = OperationCoverage(total: operations.count, unreached: operations.filter { !state.reachedOperations.contains($0) })
+                coverage.isListedInFull = options.listsEveryUnreachedOperation
+                report.operationCoverage = coverage
+            }
+        }
         logger.debug("report assembled in \(ContinuousClock.now - assembling)")
         return report
     }

@@ -34,6 +34,11 @@ struct CrawlState {
     private(set) var firstTimedOut: String?
     private(set) var linksBeyondDepth = 0
     private(set) var notFetchedForRequestLimit = 0
+    /// The contract's operations some answer reached (`--openapi` coverage).
+    private(set) var reachedOperations: Set<String> = []
+    /// Parameter-fill links taken so far, per rel (operation), against
+    /// ``CrawlOptions/parameterFillsPerOperation``.
+    private var parameterFills: [String: Int] = [:]
 
     init(options: CrawlOptions, rules: ContractRules, pending: SpillQueue<PendingCheck>) {
         self.options = options
@@ -56,7 +61,9 @@ struct CrawlState {
         }
         if record.entry.depth == 0 { rootRecord = record }
         index.record(record.entry.key, record)
-        let links = record.extraction.links
+        if let operation = record.operation { reachedOperations.insert(operation) }
+        var links = record.extraction.links
+        if links.last?.format == .openAPIFill { links = capParameterFills(links) }
         guard !record.findings.isEmpty || !links.isEmpty else { return }
         let relPath = tree.path(record.entry.pathNode)
         let resourcePlace = record.entry.pathNode >= 0 ? placeOfNode[Int(record.entry.pathNode)] : CheckPlaces.root
@@ -85,6 +92,20 @@ struct CrawlState {
                 findings += found
             }
             queueTarget(of: link, resolved, label: label, relPath: linkRelPath, place: place, from: record, referrer: referrer, into: &frontier)
+        }
+    }
+
+    /// Drops the parameter fills to new resources beyond ``CrawlOptions/parameterFillsPerOperation``
+    /// for their operation (the first ones in discovery order are kept: the same every run).
+    private mutating func capParameterFills(_ links: [Link]) -> [Link] {
+        links.filter { link in
+            guard link.format == .openAPIFill else { return true }
+            // A resource already known costs nothing: its check is kept, uncounted.
+            if let url = link.url, index.contains(URLKey(normalised: URLResolution.normalisedKey(url))) { return true }
+            let taken = parameterFills[link.rel, default: 0]
+            guard taken < options.parameterFillsPerOperation else { return false }
+            parameterFills[link.rel] = taken + 1
+            return true
         }
     }
 

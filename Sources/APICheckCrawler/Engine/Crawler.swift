@@ -137,6 +137,7 @@ public struct Crawler: Sendable {
         record.duration = ContinuousClock.now - started
         var successfulBody: [UInt8]?
         var contractViolations: [ContractViolation] = []
+        var documentLinks: [Link] = []
         switch exchange {
         case .skipped(let reason):
             record.outcome = .skipped(reason)
@@ -163,13 +164,18 @@ public struct Crawler: Sendable {
             if let contract = options.contract {
                 let answer = ContractAnswer(
                     method: "GET", url: finalURL, status: response.status, headers: response.headers, body: response.isTruncated ? nil : body,
-                    isOnRootOrigin: OriginRewriter.origin(of: finalURL) == OriginRewriter.origin(of: options.root))
-                contractViolations = contract.violations(of: answer)
+                    isOnRootOrigin: OriginRewriter.origin(of: finalURL) == OriginRewriter.origin(of: options.root), requestHeaders: options.headers(for: url))
+                let verdict = contract.verdict(on: answer)
+                contractViolations = verdict.violations
+                record.operation = verdict.operation
+                documentLinks = verdict.links
             }
         }
         // The resource's own rules run here, in parallel; its rel path is filled in on consumption.
         let rules = ContractRules(options: options)
         record.findings = rules.evaluateResource(record, relPath: [])
+        // After the resource's own rules (duplicate rels, self): these links are the document's.
+        record.extraction.links += documentLinks
         var profileFindings: [Finding] = []
         if let successfulBody {
             profileFindings = await bodySchemaFindings(record, body: successfulBody, rules: rules, discovery: discovery, budget: budget)

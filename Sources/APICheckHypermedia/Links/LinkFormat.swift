@@ -20,6 +20,12 @@ public enum LinkFormat: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case xml = "xml"
     /// A URL-valued JSON field (`"next": "…"`, GitHub's `…_url`, a DRF root's `"books": "…"`).
     case plainJSON = "plain-json"
+    /// Not in the response: an OpenAPI Link Object of the response's operation, its parameters
+    /// filled from the answer (`crawl --openapi`).
+    case openAPILink = "openapi-link"
+    /// Not in the response: a documented GET operation whose path parameters the answer's values
+    /// fill (an `id` of an item in a list), what Schemathesis calls stateful testing.
+    case openAPIFill = "openapi-fill"
 
     /// How reports name the format.
     public var displayName: String {
@@ -34,6 +40,8 @@ public enum LinkFormat: String, Sendable, Hashable, CaseIterable, CustomStringCo
         case .linkHeader: "Link header"
         case .xml: "Atom/XML"
         case .plainJSON: "plain JSON"
+        case .openAPILink: "OpenAPI link"
+        case .openAPIFill: "OpenAPI parameter fill"
         }
     }
 

@@ -14,6 +14,9 @@ public struct LinkSource: Sendable, Hashable, CustomStringConvertible {
         case xmlPath = "xml-path"
         /// ``path`` names a `Link` header value (`Link header #2`, 1-based across all `Link` fields).
         case linkHeader = "link-header"
+        /// ``path`` names a place in the API's description, not in the response (an OpenAPI
+        /// Link Object: `openapi.yaml#/paths/~1users~1{id}/get/responses/200/links/repos`).
+        case document = "document"
     }
 
     /// What kind of place ``path`` names.
@@ -46,6 +49,11 @@ public struct LinkSource: Sendable, Hashable, CustomStringConvertible {
     /// The `index`-th (1-based) link value across a response's `Link` header fields.
     public static func linkHeader(_ index: Int) -> LinkSource {
         LinkSource(kind: .linkHeader, path: "Link header #\(index)")
+    }
+
+    /// A place in the API's description (an OpenAPI document), not in the response.
+    public static func document(_ location: String) -> LinkSource {
+        LinkSource(kind: .document, path: location)
     }
 
     /// The path; the empty JSON pointer (the whole document) reads `(document root)`.
