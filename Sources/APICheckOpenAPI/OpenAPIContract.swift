@@ -52,6 +52,17 @@ public struct OpenAPIContract: ResponseContract {
         }
     }
 
+    /// `/books/{…}/reviews` from `/books/9780060512750/reviews`: segments that look like
+    /// identifiers (digits only, or a long token with digits such as a UUID) are one shape, so the
+    /// answers of one undocumented route are one defect whatever their ids.
+    static func shape(of path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            let digits = segment.filter(\.isNumber).count
+            let isIdentifier = (!segment.isEmpty && digits == segment.count) || (segment.count >= 16 && digits > 0)
+            return isIdentifier ? "{…}" : String(segment)
+        }.joined(separator: "/")
+    }
+
     static func path(of url: URL) -> String {
         let path = url.path(percentEncoded: true)
         return path.isEmpty ? "/" : path
@@ -95,7 +106,7 @@ public struct OpenAPIContract: ResponseContract {
             if answer.status == 404 || answer.status == 410 { return ContractVerdict() }
             return ContractVerdict(violations: [ContractViolation(
                 rule: .openAPIOperation, expected: nil, actual: "\(answer.method) \(path)",
-                message: "\(answer.method) \(path) is not an operation of the document: no path template matches it\(basePathHint)")])
+                message: "\(answer.method) \(Self.shape(of: path)) is not an operation of the document: no path template matches it\(basePathHint)")])
         }
         guard let response = operation.response(for: answer.status) else {
             return ContractVerdict(violations: undocumentedStatus(answer.status, of: operation), operation: operation.name)

@@ -17,7 +17,7 @@ import Foundation
 ///   match the requestBody schema 422; each an `application/problem+json` naming the parameter or
 ///   the body's failing location.
 ///
-/// Paths are matched as the stubs are, as the document writes them (no server base path).
+/// Paths are matched as the stubs are: as the document writes them, and under the servers' base paths.
 public struct OpenAPIRequestGate: RequestGate {
     public let validatesRequests: Bool
     /// Request schemas that could not be compiled (their checks are left out), located.
@@ -38,7 +38,8 @@ public struct OpenAPIRequestGate: RequestGate {
         file = document.file
         var operations = document.operations
         for index in operations.indices { operations[index].basePaths = nil }
-        matcher = OperationMatcher(operations: operations, basePaths: [""])
+        // As the stubs: the templates as written, and under the servers' base paths too.
+        matcher = OperationMatcher(operations: operations, basePaths: [""] + document.basePaths.filter { !$0.isEmpty })
         preferences = stubs.preferences
         var defaults: [String: Int] = [:]
         for file in stubs.files where file.prefer == nil && defaults[file.operation] == nil { defaults[file.operation] = file.status }

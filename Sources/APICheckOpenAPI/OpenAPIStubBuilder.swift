@@ -77,6 +77,33 @@ public struct OpenAPIStubs: Sendable {
         }
         return known
     }
+
+    /// The files again under each non-empty base path (`/api/v1/movies/{id}` beside
+    /// `/movies/{id}`), for a set served in memory (`serve --openapi`, a document in tests):
+    /// a client configured with the production URL keeps the servers' base path in its requests.
+    /// `import openapi` writes the files as they are, without the copies.
+    public func servedAlsoUnder(_ basePaths: [String]) -> OpenAPIStubs {
+        var all = files
+        for base in basePaths where !base.isEmpty && base != "/" {
+            for file in files {
+                guard case .object(var members) = file.json, let index = members.firstIndex(where: { $0.key == "request" }),
+                    case .object(var request) = members[index].value, let at = request.firstIndex(where: { $0.key == "path" }),
+                    case .string(let path) = request[at].value
+                else { continue }
+                request[at] = JSONMember("path", .string(base + path))
+                // The request the stub is checked to answer moves with it.
+                if let example = request.firstIndex(where: { $0.key == "example" }), case .string(let target) = request[example].value {
+                    request[example] = JSONMember("example", .string(base + target))
+                }
+                members[index] = JSONMember("request", .object(request))
+                var copy = file
+                copy.name = base.split(separator: "/").joined(separator: ".") + "." + file.name
+                copy.json = .object(members)
+                all.append(copy)
+            }
+        }
+        return OpenAPIStubs(files: all, diagnostics: diagnostics)
+    }
 }
 
 /// One stub file of a document's stub set.

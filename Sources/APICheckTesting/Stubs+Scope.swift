@@ -130,10 +130,14 @@ extension Stubs {
         if let stubSet = setup.stubSet, recording.paths.isEmpty {
             interceptor = StubInterceptor(stubs: stubSet, options: recording.options(setup.options), logger: quiet)
         } else {
-            let loaded = try LoadedStubs(recording.paths, root: setup.root, logger: quiet)
+            // An OpenAPI document among the paths answers as `serve --openapi` does (the OpenAPI trait).
+            let (stubPaths, documents) = DocumentSources.split(recording.paths)
+            let loaded = try LoadedStubs(stubPaths, root: setup.root, logger: quiet)
             try reporter.report(loaded.warnings, as: setup.warnings)
-            let stubs = setup.stubSet.map { StubSet($0.stubs + loaded.stubs.stubs) } ?? loaded.stubs
-            interceptor = StubInterceptor(stubs: stubs, options: recording.options(setup.options), templates: loaded.templates, logger: quiet)
+            let mocked = try DocumentSources.load(documents, logger: quiet)
+            let stubs = StubSet((setup.stubSet?.stubs ?? []) + loaded.stubs.stubs + mocked.stubs)
+            interceptor = StubInterceptor(
+                stubs: stubs, options: recording.options(setup.options), templates: loaded.templates, logger: quiet, gate: mocked.gate)
         }
         return Stubs(interceptor: interceptor, reporter: reporter)
     }

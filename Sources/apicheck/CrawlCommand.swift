@@ -314,6 +314,15 @@ struct CrawlCommand: AsyncParsableCommand {
         let writing = ContinuousClock.now
         let code = try report.emit(crawlReport, redaction: options.redaction)
         logger.debug("report written in \(ContinuousClock.now - writing)")
+        // A document none of whose operations any answer matched checked nothing: not a pass.
+        if let coverage = crawlReport.operationCoverage, coverage.total > 0, coverage.reached == 0, crawlReport.statistics.resourcesFetched > 0,
+            let source = openAPIFlags.openAPI
+        {
+            Output(fileDescriptor: STDERR_FILENO).writeError(
+                "error: no answer of the crawl matched an operation of \(source), so nothing was checked against it: "
+                    + "compare its servers and paths with the crawl's root \(root) (openapi-operation findings show what the crawl reached)")
+            throw ExitCode(2)
+        }
         if code != 0 { throw ExitCode(code) }
     }
 

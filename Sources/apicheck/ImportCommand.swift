@@ -14,7 +14,7 @@ struct ImportCommand: AsyncParsableCommand {
     )
 }
 
-struct ImportOpenAPICommand: ParsableCommand {
+struct ImportOpenAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openapi",
         abstract: "Write a stub set from an OpenAPI 3.0/3.1/3.2 document (YAML or JSON).",

@@ -306,7 +306,7 @@ struct ServeCommand: AsyncParsableCommand {
         _ path: String, validatesRequests: Bool, options: StubLoadOptions, logger: Logger, output: Output
     ) async throws -> (StubLoadResult, OpenAPIRequestGate) {
         let document = try await OpenAPIFlags.load(path)
-        let stubs = OpenAPIStubBuilder().build(document)
+        let stubs = OpenAPIStubBuilder().build(document).servedAlsoUnder(document.basePaths)
         // Where relative names of the stubs resolve (files named in a document read by URL: the working folder).
         let folder = OpenAPIDocumentLoader.isURL(path) ? FileManager.default.currentDirectoryPath : URL(fileURLWithPath: path).deletingLastPathComponent().path
         var result = StubLoader(options: options, logger: logger).load(

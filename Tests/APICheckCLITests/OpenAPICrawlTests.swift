@@ -97,6 +97,38 @@ extension OpenAPICrawlTests {
     }
 }
 
+extension OpenAPICrawlTests {
+    /// A production document (servers: https://…/api/v1) checked against the API served at the
+    /// crawl's root: operations are matched under the root too, with a note; a document that
+    /// describes nothing the crawl reached is an error (exit 2), never a pass.
+    @Test func aDocumentForAnotherBasePathAndOneThatMatchesNothing() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-openapi-base-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("stubs"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try #"""
+            {"stubs": [
+              {"request": {"path": "/"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"movies_url": "/movies"}}},
+              {"request": {"path": "/movies"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": [{"title": 1965}]}}
+            ]}
+            """#.write(to: folder.appendingPathComponent("stubs/api.json"), atomically: true, encoding: .utf8)
+        func document(_ path: String) -> String {
+            #"{"openapi": "3.1.0", "info": {"title": "x", "version": "1"}, "servers": [{"url": "https://movies.example.com/api/v1"}], "paths": {"\#(path)": {"get": {"responses": {"200": {"description": "movies", "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object", "properties": {"title": {"type": "string"}}}}}}}}}}}}"#
+        }
+        try document("/movies").write(to: folder.appendingPathComponent("production.json"), atomically: true, encoding: .utf8)
+        try document("/films").write(to: folder.appendingPathComponent("other.json"), atomically: true, encoding: .utf8)
+        let stubs = folder.appendingPathComponent("stubs").path
+
+        let production = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", stubs, "--openapi", folder.appendingPathComponent("production.json").path])
+        #expect(production.status == 1, "\(production.stdout) \(production.stderr)")
+        #expect(production.stderr.contains("note: the crawl's root is not under the document's servers (/api/v1); operations are matched under the root's path too"), "\(production.stderr)")
+        #expect(production.stdout.contains("error[openapi-body] the body's /*/title: expected a string"), "\(production.stdout)")
+
+        let other = try CLI.run(["crawl", "http://localhost:3000/", "--stubs", stubs, "--openapi", folder.appendingPathComponent("other.json").path])
+        #expect(other.status == 2, "\(other.stdout) \(other.stderr)")
+        #expect(other.stderr.contains("error: no answer of the crawl matched an operation of"), "\(other.stderr)")
+    }
+}
+
 extension JSONValue {
     fileprivate var plainString: String? {
         if case .string(let text) = self { return text }

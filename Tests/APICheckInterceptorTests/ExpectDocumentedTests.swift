@@ -76,3 +76,28 @@ final class ExpectDocumentedXCTestTests: StubsTestCase {
     }
 }
 #endif
+
+#if OpenAPI
+/// An OpenAPI document named among a scope's paths answers as `apicheck serve --openapi` does.
+@Suite struct DocumentStubSourceTests {
+    @Test func aDocumentAnswersWithItsExampleAndPreferPicksAnother() async throws {
+        try await withStubs("Fixtures/stubs", "Fixtures/openapi/movies.yaml") { stubs in
+            let url = URL(string: "http://localhost/movies/42")!
+            let (body, response) = try await stubs.session.data(from: url)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(String(decoding: body, as: UTF8.self).replacingOccurrences(of: " ", with: "").contains(#""title":"Dune""#), "\(String(decoding: body, as: UTF8.self))")
+            var missing = URLRequest(url: url)
+            missing.setValue("code=404", forHTTPHeaderField: "Prefer")
+            let (_, notFound) = try await stubs.session.data(for: missing)
+            #expect((notFound as? HTTPURLResponse)?.statusCode == 404)
+            #expect((notFound as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("application/problem+json") == true)
+            // Under the servers' base path too (a client configured with the production URL).
+            let (_, based) = try await stubs.session.data(from: URL(string: "http://localhost/api/movies/42")!)
+            #expect((based as? HTTPURLResponse)?.statusCode == 200)
+            // The stub folder beside it still answers.
+            let (_, greeted) = try await stubs.session.data(from: greeting)
+            #expect((greeted as? HTTPURLResponse)?.statusCode == 200)
+        }
+    }
+}
+#endif
