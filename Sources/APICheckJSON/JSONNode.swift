@@ -59,6 +59,24 @@ public struct JSONNode: Sendable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The node an RFC 6901 JSON Pointer names (`""` is this node), or `nil` when it names nothing.
+    public func node(at pointer: String) -> JSONNode? {
+        var current = self
+        for token in JSONPointer.tokens(of: pointer) {
+            switch current.kind {
+            case .object(let members):
+                guard let member = members.first(where: { $0.key == token }) else { return nil }
+                current = member.value
+            case .array(let elements):
+                guard let index = Int(token), elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
     /// The node an RFC 6901 JSON Pointer names, or the deepest node on its way that exists (a
     /// diagnostic about a missing member points at the object that lacks it).
     public func deepestNode(along pointer: String) -> JSONNode {

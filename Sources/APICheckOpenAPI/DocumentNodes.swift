@@ -7,20 +7,7 @@ import Foundation
 /// so a cycle is a miss, never a loop).
 extension OpenAPIDocument {
     func node(at pointer: String) -> JSONNode? {
-        var current = node
-        for token in JSONPointer.tokens(of: pointer) {
-            switch current.kind {
-            case .object(let members):
-                guard let member = members.first(where: { $0.key == token }) else { return nil }
-                current = member.value
-            case .array(let elements):
-                guard let index = Int(token), elements.indices.contains(index) else { return nil }
-                current = elements[index]
-            default:
-                return nil
-            }
-        }
-        return current
+        node.node(at: pointer)
     }
 
     /// The pointer `pointer` names once local `$ref`s are followed; `nil` when it names nothing,

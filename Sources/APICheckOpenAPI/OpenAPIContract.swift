@@ -129,7 +129,8 @@ public struct OpenAPIContract: ResponseContract {
     private func violations(
         of answer: ContractAnswer, operation: OpenAPIOperation, response: OpenAPIResponse, instance: () -> JSONValue?
     ) -> [ContractViolation] {
-        let name = "\(operation.name) \(response.status)"
+        // Named only when something is wrong: a conforming answer allocates no message.
+        var name: String { "\(operation.name) \(response.status)" }
         var violations: [ContractViolation] = []
         for header in response.requiredHeaders where answer.header(header) == nil {
             violations.append(ContractViolation(
@@ -137,10 +138,10 @@ public struct OpenAPIContract: ResponseContract {
                 message: "\(name) lacks the header \(header), which the document requires"))
         }
         guard answer.body?.isEmpty == false else { return violations }
-        let served = answer.header("Content-Type")
-        guard let mediaType = Self.mediaType(for: served, in: response.mediaTypes) else {
+        let servedEssence = answer.header("Content-Type").map(Self.essence)
+        guard let mediaType = Self.mediaType(essence: servedEssence, in: response.mediaTypes) else {
             let listed = response.mediaTypes.map(\.type).joined(separator: ", ")
-            let actual = served.map(Self.essence) ?? "no Content-Type"
+            let actual = servedEssence ?? "no Content-Type"
             violations.append(ContractViolation(
                 rule: .openAPIContentType, expected: "\(name): \(listed.isEmpty ? "no body" : listed)", actual: actual,
                 message: listed.isEmpty
@@ -148,7 +149,7 @@ public struct OpenAPIContract: ResponseContract {
                     : "\(name) served \(actual), which the document does not list (it lists \(listed))"))
             return violations
         }
-        guard let schema = mediaType.schema, Self.isJSON(served ?? mediaType.type), let instance = instance() else { return violations }
+        guard let schema = mediaType.schema, Self.isJSONEssence(servedEssence ?? mediaType.essence), let instance = instance() else { return violations }
         guard !schema.isValid(instance) else { return violations }
         for unit in schema.validate(instance).relevantErrors.prefix(BodySchemaRule.maximumViolationsPerBody) {
             let keyword = unit.absoluteKeywordLocation.map(document.displayLocation) ?? (mediaType.schemaLocation ?? "") + unit.keywordLocation
@@ -168,21 +169,31 @@ public struct OpenAPIContract: ResponseContract {
 
     /// `application/json` from `Application/JSON; charset=utf-8`.
     static func essence(_ type: String) -> String {
-        type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        ContentTypeHeader.essence(of: type)
     }
 
     /// The documented media type the served one falls under: the same type and subtype before
-    /// `type/*` before `*/*`; a response without a Content-Type matches only `*/*`.
+    /// `type/*` before `*/*`; a response without a Content-Type matches only `*/*`. The documented
+    /// types' essences are computed once, when the document is read.
     static func mediaType(for served: String?, in types: [OpenAPIMediaType]) -> OpenAPIMediaType? {
-        let essence = served.map(Self.essence) ?? ""
-        let major = essence.split(separator: "/").first.map(String.init) ?? ""
-        if !essence.isEmpty, let exact = types.first(where: { Self.essence($0.type) == essence }) { return exact }
-        if !major.isEmpty, let range = types.first(where: { Self.essence($0.type) == major + "/*" }) { return range }
-        return types.first { Self.essence($0.type) == "*/*" }
+        mediaType(essence: served.map(Self.essence), in: types)
+    }
+
+    static func mediaType(essence served: String?, in types: [OpenAPIMediaType]) -> OpenAPIMediaType? {
+        let essence = served ?? ""
+        if !essence.isEmpty, let exact = types.first(where: { $0.essence == essence }) { return exact }
+        if let slash = essence.firstIndex(of: "/"), slash > essence.startIndex {
+            let range = essence[..<slash] + "/*"
+            if let match = types.first(where: { $0.essence == range }) { return match }
+        }
+        return types.first { $0.essence == "*/*" }
     }
 
     static func isJSON(_ type: String) -> Bool {
-        let essence = Self.essence(type)
-        return essence == "application/json" || essence.hasSuffix("+json") || essence == "*/*" || essence == "application/*"
+        isJSONEssence(Self.essence(type))
+    }
+
+    static func isJSONEssence(_ essence: String) -> Bool {
+        essence == "application/json" || essence.hasSuffix("+json") || essence == "*/*" || essence == "application/*"
     }
 }

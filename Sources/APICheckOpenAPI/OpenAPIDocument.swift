@@ -1,4 +1,5 @@
 import APICheckJSON
+import APICheckModel
 import APICheckSchema
 import Foundation
 import OpenAPIKit
@@ -160,8 +161,19 @@ public struct OpenAPIResponse: Sendable {
 /// A media type of a response and its compiled schema.
 public struct OpenAPIMediaType: Sendable {
     /// As the document writes it (`application/json`, `application/*`, `*/*`).
-    public var type: String
+    public var type: String {
+        didSet { essence = ContentTypeHeader.essence(of: type) }
+    }
     /// Where the schema is, for messages (`#/paths/~1movies/get/responses/200/content/application~1json/schema`).
     public var schemaLocation: String?
     var schema: APICheckSchema.JSONSchema?
+    /// `type` lower-cased without parameters, computed once: every answer is compared with it.
+    private(set) var essence: String
+
+    init(type: String, schemaLocation: String?, schema: APICheckSchema.JSONSchema?) {
+        self.type = type
+        self.schemaLocation = schemaLocation
+        self.schema = schema
+        essence = ContentTypeHeader.essence(of: type)
+    }
 }

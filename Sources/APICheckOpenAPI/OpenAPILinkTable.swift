@@ -153,20 +153,7 @@ public struct OpenAPILinkTable: Sendable {
     }
 
     static func node(at pointer: String, in root: JSONNode) -> JSONNode? {
-        var current = root
-        for token in JSONPointer.tokens(of: pointer) {
-            switch current.kind {
-            case .object(let members):
-                guard let member = members.first(where: { $0.key == token }) else { return nil }
-                current = member.value
-            case .array(let elements):
-                guard let index = Int(token), elements.indices.contains(index) else { return nil }
-                current = elements[index]
-            default:
-                return nil
-            }
-        }
-        return current
+        root.node(at: pointer)
     }
 
     private mutating func warn(_ message: String, at node: JSONNode, file: String) {

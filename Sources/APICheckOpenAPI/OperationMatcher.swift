@@ -20,6 +20,8 @@ public struct OperationMatcher: Sendable {
         var path: String
         var segments: [Segment]
         var operations: [String: OpenAPIOperation]
+        /// The base paths some operation of this path is served under (computed at init).
+        var servedBases: Set<String> = []
     }
 
     enum Segment: Sendable {
@@ -46,6 +48,9 @@ public struct OperationMatcher: Sendable {
                 index[operation.path] = templates.count
                 templates.append(Template(path: operation.path, segments: Self.segments(of: operation.path), operations: [operation.method: operation]))
             }
+        }
+        for at in templates.indices {
+            for operation in templates[at].operations.values { templates[at].servedBases.formUnion(operation.basePaths ?? basePaths) }
         }
         self.templates = templates
         // Every base path some operation is served under, longest first.
@@ -97,7 +102,7 @@ public struct OperationMatcher: Sendable {
             if rest.isEmpty { rest = "/" }
             // Only operations served under this base (their own servers, else the document's).
             let served = { (operation: OpenAPIOperation) in (operation.basePaths ?? self.documentBasePaths).contains(base) }
-            guard let template = bestTemplate(for: rest, where: { $0.operations.values.contains(where: served) }) else { continue }
+            guard let template = bestTemplate(for: rest, where: { $0.servedBases.contains(base) }) else { continue }
             if let operation = template.operations[method], served(operation) { return .operation(operation) }
             return .methodNotDocumented(path: template.path, methods: template.operations.values.filter(served).map(\.method).sorted())
         }
@@ -105,7 +110,8 @@ public struct OperationMatcher: Sendable {
     }
 
     private func bestTemplate(for path: String, where isServed: (Template) -> Bool) -> Template? {
-        let segments = Self.splitPath(path).map { $0.removingPercentEncoding ?? $0 }
+        // Most paths have nothing percent-encoded: Foundation's decoding is only paid where needed.
+        let segments = Self.splitPath(path).map { $0.contains("%") ? ($0.removingPercentEncoding ?? $0) : $0 }
         var best: (template: Template, shape: [Bool])?
         for template in templates where template.segments.count == segments.count && isServed(template) {
             guard zip(template.segments, segments).allSatisfy(Self.matches) else { continue }
