@@ -97,10 +97,12 @@ def run_apicheck(apicheck, root, document, work, service):
 
 
 def run_schemathesis(st, root, document, work, service):
+    # Run in the trial's own folder: Schemathesis keeps a cache of earlier failures (.schemathesis/)
+    # in its working directory and replays them, which would make runs depend on each other.
     junit = os.path.join(work, service + "-st.xml")
     began = time.monotonic()
     subprocess.run([st, "run", document, "--url", root.rstrip("/"), "--checks", "all", "--include-method", "GET", "--seed", "1",
-                    "--report", "junit", "--report-junit-path", junit], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    "--report", "junit", "--report-junit-path", junit], cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.monotonic() - began
     failures = []  # (operation, first line of the failure)
     errors = []
