@@ -142,8 +142,7 @@ public struct OpenAPIDocumentLoader: Sendable {
         guard (200..<300).contains(response.status) else {
             throw .reference("GET \(shown) answered \(response.status), not the document", file: file, line: 0, column: 0)
         }
-        let type = response.headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
-        if type.hasPrefix("text/html") {
+        if response.headers.value(named: "Content-Type").map(ContentTypeHeader.essence(of:)) == "text/html" {
             throw .reference(
                 "GET \(shown) served an HTML page, not an OpenAPI document (a documentation page? FastAPI serves its document at /openapi.json)",
                 file: file, line: 0, column: 0)
