@@ -74,6 +74,8 @@ public final class StubInterceptor: Sendable {
     let realNetwork: URLSession?
     /// Why every request is refused, once set (``refuse(_:)``).
     private let refusal = Mutex<String?>(nil)
+    /// The answers held back while their tasks wait (latency, passthrough), with their URLs.
+    private let heldAnswers = Mutex<[ObjectIdentifier: (answer: HeldAnswer, url: URL?)]>([:])
 
     /// `gate`, when given, is asked before matching each request (``APICheckResponder/RequestGate``:
     /// an OpenAPI document's request checks, as `serve --openapi --validate-requests` has them).
@@ -145,6 +147,39 @@ public final class StubInterceptor: Sendable {
     /// first reason given stays.
     package func refuse(_ message: String) {
         refusal.withLock { $0 = $0 ?? message }
+    }
+
+    /// Fails every answer still held back (a stub's latency, a passthrough fetch) with
+    /// `URLError(.cancelled)` described by `message`, delivered at once by its own protocol: what
+    /// a test scope does as it ends, instead of cancelling its session's tasks (see ``HeldAnswer``).
+    package func cutShortHeldAnswers(_ message: String) {
+        let held = heldAnswers.withLock { held in
+            defer { held = [:] }
+            return Array(held.values)
+        }
+        for (answer, url) in held { answer.cut(with: Self.cancelled(message, url)) }
+    }
+
+    /// Keeps `answer` for ``cutShortHeldAnswers(_:)``; once every request is refused (an ended
+    /// scope), cuts it at once instead.
+    func keep(_ answer: HeldAnswer, for url: URL?) {
+        let refused = heldAnswers.withLock { held -> String? in
+            // Read under the same lock as the cut's snapshot: a scope refuses before it cuts.
+            if let refused = refusal.withLock({ $0 }) { return refused }
+            held[ObjectIdentifier(answer)] = (answer, url)
+            return nil
+        }
+        if let refused { answer.cut(with: Self.cancelled(refused, url)) }
+    }
+
+    func release(_ answer: HeldAnswer) {
+        heldAnswers.withLock { $0[ObjectIdentifier(answer)] = nil }
+    }
+
+    private static func cancelled(_ message: String, _ url: URL?) -> Delivery {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let url { info[NSURLErrorFailingURLErrorKey] = url }
+        return Delivery(content: .failure(URLError(.cancelled, userInfo: info)), delay: 0)
     }
 
     // MARK: Answering

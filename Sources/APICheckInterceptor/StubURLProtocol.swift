@@ -23,30 +23,20 @@ public class StubURLProtocol: URLProtocol {
     /// delegate. Requests find the interceptor by their protocol class, not through this.
     static let ownerKey = "APICheckStubInterceptor"
 
-    /// The answer waiting for the task to be resumed.
-    private let pending = PendingDelivery()
-
-    /// Holds an answer between suspending a task and Foundation restarting it.
-    private final class PendingDelivery: Sendable {
-        private let value = Mutex<StubInterceptor.Delivery?>(nil)
-
-        func store(_ delivery: StubInterceptor.Delivery) { value.withLock { $0 = delivery } }
-
-        func take() -> StubInterceptor.Delivery? {
-            value.withLock { value in
-                defer { value = nil }
-                return value
-            }
-        }
-    }
+    /// The answer held back while the task is suspended, and the interceptor that keeps it.
+    private let held = Mutex<(answer: HeldAnswer, interceptor: StubInterceptor)?>(nil)
 
     override public class func canInit(with request: URLRequest) -> Bool { true }
 
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     override public func startLoading() {
-        if let ready = pending.take() {
-            deliver(ready)
+        if let (answer, interceptor) = held.withLock({ $0 }) {
+            // Restarted by its held answer: deliver it, never resolve the request twice.
+            if let due = answer.take() {
+                interceptor.release(answer)
+                deliver(due)
+            }
             return
         }
         let request = self.request  // each read of `self.request` bridges a new copy
@@ -66,9 +56,9 @@ public class StubURLProtocol: URLProtocol {
         case .deliver(let delivery) where delivery.delay <= 0:
             deliver(delivery)
         case .deliver(let delivery):
-            later(after: delivery.delay) { delivery }
+            later(after: delivery.delay, for: interceptor) { delivery }
         case .passthrough(let request, let body):
-            later(after: 0) { await interceptor.fetchFromNetwork(request, body: body) }
+            later(after: 0, for: interceptor) { await interceptor.fetchFromNetwork(request, body: body) }
         }
     }
 
@@ -86,20 +76,22 @@ public class StubURLProtocol: URLProtocol {
     }
 
     /// Suspends the task, produces the answer, and resumes the task after `delay` seconds so that
-    /// Foundation calls `startLoading()` again, which delivers it. Cancelling meanwhile gives -999.
-    private func later(after delay: Double, _ produce: @escaping @Sendable () async -> StubInterceptor.Delivery) {
+    /// Foundation calls `startLoading()` again, which delivers it. Cancelling meanwhile gives -999;
+    /// so does the end of a test scope (``StubInterceptor/cutShortHeldAnswers(_:)``).
+    private func later(
+        after delay: Double, for interceptor: StubInterceptor, _ produce: @escaping @Sendable () async -> StubInterceptor.Delivery
+    ) {
         guard let task else { return }
+        let answer = HeldAnswer(resume: { task.resume() })
+        held.withLock { $0 = (answer, interceptor) }
+        let url = request.url
         // `suspend()` from inside `startLoading()` would re-enter the task's queue: hop off it first.
-        Task.detached { [pending] in
+        Task.detached {
             task.suspend()
+            interceptor.keep(answer, for: url)  // once suspended: a cut resumes the task
             let start = ContinuousClock.now
             let delivery = await produce()
-            pending.store(delivery)
-            let remaining = delay - (ContinuousClock.now - start).seconds
-            if remaining > 0 {
-                try? await Task.sleep(for: .seconds(remaining))
-            }
-            task.resume()
+            answer.answer(delivery, after: delay - (ContinuousClock.now - start).seconds)
         }
     }
 

@@ -149,7 +149,7 @@ import FoundationNetworking
         let templateText = try String(contentsOf: folder.url.appendingPathComponent(template), encoding: .utf8)
         #expect(templateText.contains("{{baseURL}}/movies/1") && !templateText.contains("127.0.0.1"), "\(templateText)")
         #expect(recording.journal.all.map { if case .passedThrough = $0.outcome { true } else { false } } == [false, true, true])
-        session.invalidateAndCancel()
+        session.finishTasksAndInvalidate()
 
         server.stop()
         let replay = try StubInterceptor.loading([folder.path], record: Self.quiet(.replay), environment: [:])
@@ -174,7 +174,7 @@ import FoundationNetworking
         #expect(server.requests.map(\.target) == ["/stubbed"])
         #expect(recording.recordingSummary?.written == ["stubbed.json"])
         #expect(recording.journal.all.first.map { if case .passedThrough = $0.outcome { true } else { false } } == true)
-        session.invalidateAndCancel()
+        session.finishTasksAndInvalidate()
 
         server.stop()
         let replay = try StubInterceptor.loading([folder.path], record: Self.quiet(.replay), environment: [:])

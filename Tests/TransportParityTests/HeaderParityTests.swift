@@ -72,7 +72,7 @@ import FoundationNetworking
             let base = server.baseURL
             let interceptor = StubInterceptor(stubs: stubs)
             let session = interceptor.makeSession()
-            defer { session.invalidateAndCancel() }
+            defer { session.finishTasksAndInvalidate() }
             let fetcher = StubSetFetcher(stubs: stubs)
 
             for step in Self.steps {

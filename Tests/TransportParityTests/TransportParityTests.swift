@@ -71,7 +71,7 @@ import FoundationNetworking
             let intercepted = interceptor.makeSession()
             let fetcher = StubSetFetcher(stubs: stubs)
             defer {
-                intercepted.invalidateAndCancel()
+                intercepted.finishTasksAndInvalidate()
             }
 
             for (step, expected) in Self.steps {
@@ -81,7 +81,7 @@ import FoundationNetworking
                 // reset, which would send the `reset` step twice.
                 let overSockets = URLSession(configuration: .ephemeral)
                 let viaServer = await Self.observe(session: overSockets, step.method, url)
-                overSockets.invalidateAndCancel()
+                overSockets.finishTasksAndInvalidate()
                 let viaFetcher = await Self.observe(fetcher: fetcher, step.method, url)
 
                 #expect(viaInterceptor == viaServer, "\(step): interceptor \(viaInterceptor) / server \(viaServer)")
