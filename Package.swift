@@ -139,6 +139,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // apicheck probe: the write and templated-read affordances a crawl found, generated
+        // requests against them (valid first, then edge cases), the probe-* oracles, shrinking.
+        .target(
+            name: "APICheckProbe",
+            dependencies: ["APICheckJSON"]
+        ),
         // OpenAPI 3.0/3.1/3.2 documents read (OpenAPIKit, Yams; located errors, bounded) and every
         // crawl answer checked against them: the openapi-* rules. Bodies validate against the raw
         // schema JSON with APICheckSchema. Only with the OpenAPI trait (which CLI includes).
@@ -239,6 +245,10 @@ let package = Package(
             name: "APICheckCLITests", dependencies: ["APICheckJSON", "APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckXML"],
             // The independent upstream the recording tests start with python3, by path.
             exclude: ["Upstream"]
+        ),
+        .testTarget(
+            name: "APICheckProbeTests",
+            dependencies: ["APICheckProbe", "APICheckJSON"]
         ),
         .testTarget(
             name: "APICheckReportTests",

@@ -29,7 +29,9 @@ public struct LinkParameter: Sendable, Hashable {
 }
 
 /// One input of a form-like link: a Siren action field, a HAL-FORMS property, a Collection+JSON
-/// query `data` entry.
+/// `template` or query `data` entry. The constraints are what the format lets an API advertise
+/// (HAL-FORMS `regex`, `min`/`max`, `minLength`/`maxLength`, `options`, `readOnly`): `apicheck
+/// probe` generates values that meet them, and values that break each one.
 public struct FormField: Sendable, Hashable {
     /// The field name, as written.
     public var name: String
@@ -41,13 +43,40 @@ public struct FormField: Sendable, Hashable {
     public var isRequired: Bool
     /// Siren `title`, HAL-FORMS and Collection+JSON `prompt`.
     public var title: String?
+    /// HAL-FORMS `regex`: an ECMA-262 pattern the whole value must match.
+    public var pattern: String?
+    /// HAL-FORMS `min` and `max`, as written (JSON number lexemes).
+    public var minimum: String?
+    public var maximum: String?
+    /// HAL-FORMS `minLength` and `maxLength`.
+    public var minimumLength: Int?
+    public var maximumLength: Int?
+    /// HAL-FORMS `options.inline`: the values the field may take (each option's `value`, or the
+    /// option itself when it is a plain value); `nil` when the field has no inline options.
+    public var options: [JSONValue]?
+    /// HAL-FORMS `options.maxItems` above 1: the field takes a list of the options.
+    public var allowsSeveralOptions: Bool
+    /// HAL-FORMS `readOnly`: shown, not sent.
+    public var isReadOnly: Bool
 
     /// A form field.
-    public init(name: String, type: String? = nil, value: JSONValue? = nil, isRequired: Bool = false, title: String? = nil) {
+    public init(
+        name: String, type: String? = nil, value: JSONValue? = nil, isRequired: Bool = false, title: String? = nil,
+        pattern: String? = nil, minimum: String? = nil, maximum: String? = nil, minimumLength: Int? = nil, maximumLength: Int? = nil,
+        options: [JSONValue]? = nil, allowsSeveralOptions: Bool = false, isReadOnly: Bool = false
+    ) {
         self.name = name
         self.type = type
         self.value = value
         self.isRequired = isRequired
         self.title = title
+        self.pattern = pattern
+        self.minimum = minimum
+        self.maximum = maximum
+        self.minimumLength = minimumLength
+        self.maximumLength = maximumLength
+        self.options = options
+        self.allowsSeveralOptions = allowsSeveralOptions
+        self.isReadOnly = isReadOnly
     }
 }
