@@ -179,7 +179,7 @@ def query_int(query, name, default, low=None):
     values = query.get(name)
     if not values:
         return default
-    if len(values) > 1 or not re.fullmatch(r"-?[0-9]{1,9}", values[0]):
+    if len(values) > 1 or not re.fullmatch(r"-?[0-9]{1,30}", values[0]):
         raise HTTPError(400, f"{name} must be an integer")
     value = int(values[0])
     if low is not None and value < low:
@@ -499,8 +499,9 @@ class Handler(BaseHTTPRequestHandler):
         if not isinstance(attributes, dict):
             invalid("data.attributes", "an object is required")
         rating = attributes.get("rating")
-        if not isinstance(rating, int) or isinstance(rating, bool) or not 1 <= rating <= 5:
+        if not is_number(rating) or rating != int(rating) or not 1 <= rating <= 5:
             invalid("rating", "an integer from 1 to 5 is required")
+        rating = int(rating)
         text = attributes.get("text", "")
         if not isinstance(text, str) or len(text) > 2000:
             invalid("text", "a string of at most 2000 characters")
