@@ -41,6 +41,15 @@ Planted bugs (and the finding that must report each):
         -d '{"data":{"type":"reviews","attributes":{"rating":4,"text":"Good"}}}' | grep -i '^location'
       curl -i localhost:PORT/reviews/3
 
+What a prober has to do to see them: bug 1 takes two creates with the same valid name (the valid
+case, then an edge case that varies another field and keeps that name; seeded names: Jane Austen,
+Victor Hugo, Mark Twain), unless the prober deletes between them; bug 2 takes a list sent for a
+text field; bug 3 is a finding only through the searchBooks template, whose `size` carries the
+range (the `books-page` link has none, so 200 for size=0 through it alone is not a violation);
+bug 4 takes a POST in `application/vnd.api+json` (anything else is a 415, as JSON:API requires).
+A template's `contentType` and a Siren action's `type` are what the request is sent as; answers
+come in the resource's own type (root link `type` hints are all correct).
+
 Read-only mode (`--read-only`): the root (HAL) links /items (HAL-FORMS, items 1..5, an advertised
 `_templates.default` POST that a probe without --unsafe must not send) and the templated link
 /items/{id}. Every unsafe request answers 405 (and is counted).
