@@ -62,6 +62,49 @@ import Testing
         }
     }
 
+    /// Other shapes: a closed object with a `$ref`'d property and exclusive bounds, an array
+    /// body, a string body with a pattern.
+    static let otherSchemas: [JSONValue] = [
+        .object([
+            JSONMember("type", "object"), JSONMember("additionalProperties", false), JSONMember("required", ["count"]),
+            JSONMember("$defs", .object([JSONMember("Count", .object([
+                JSONMember("type", "integer"), JSONMember("exclusiveMinimum", 0), JSONMember("exclusiveMaximum", 10),
+            ]))])),
+            JSONMember("properties", .object([
+                JSONMember("count", .object([JSONMember("$ref", "#/$defs/Count")])),
+                JSONMember("labels", .object([JSONMember("type", "array"), JSONMember("items", .object([JSONMember("type", "string")])), JSONMember("minItems", 1)])),
+                JSONMember("meta", .object([JSONMember("type", "object"), JSONMember("required", ["id"])])),
+            ])),
+        ]),
+        .object([JSONMember("type", "array"), JSONMember("items", .object([JSONMember("type", "integer")])), JSONMember("maxItems", 3)]),
+        .object([JSONMember("type", "string"), JSONMember("pattern", "^[a-z]+$"), JSONMember("minLength", 2)]),
+    ]
+
+    @Test(arguments: otherSchemas) func everyShapeKeepsValidCasesValidAndBreaksHonest(schema: JSONValue) throws {
+        let validator = try Self.validator(schema)
+        let generator = try ProbeCaseGenerator(schema: schema, seed: 11)
+        let valid = generator.validCases(limit: 5)
+        #expect(!valid.isEmpty)
+        for probe in valid { #expect(probe.body.map(validator.isValid) == true, "\(probe.label)") }
+        let edges = generator.edgeCases(limit: 500)
+        #expect(edges.count >= 7)
+        #expect(edges.filter { $0.breaks != nil && $0.breaks != "Content-Type" }.count >= 3)
+        for probe in edges {
+            let body = try #require(probe.body, "\(probe.label)")
+            if probe.breaks != "Content-Type" {
+                #expect((probe.breaks == nil) == validator.isValid(body), "\(probe.label): breaks \(probe.breaks ?? "nothing")")
+            }
+        }
+    }
+
+    @Test func referencedAndExclusiveBoundsAreVaried() throws {
+        let cases = try ProbeCaseGenerator(schema: Self.otherSchemas[0], seed: 11).edgeCases(limit: 500)
+        #expect(cases.first { $0.label == "count: exclusive min (0)" }?.breaks == "exclusiveMinimum")
+        #expect(cases.first { $0.label == "count: exclusive max (10)" }?.breaks == "exclusiveMaximum")
+        #expect(cases.first { $0.label == "labels: minItems - 1 (0 items)" }?.breaks == "minItems")
+        #expect(cases.first { $0.label == "body: unknown field" }?.breaks == "additionalProperties")
+    }
+
     @Test func theCatalogNamesWhatEachCaseBreaks() throws {
         let cases = try ProbeCaseGenerator(schema: Self.movieSchema, seed: 3).edgeCases(limit: 1_000)
         func breaks(_ label: String) -> String?? { cases.first { $0.label == label }.map(\.breaks) }

@@ -16,6 +16,10 @@ struct FieldFacts {
     var exclusiveMaximum: String?
     var minLength: Int?
     var maxLength: Int?
+    var minItems: Int?
+    var maxItems: Int?
+    /// The JSON types `items` declares; empty when it declares none.
+    var itemTypes: Set<String> = []
     var hasPattern = false
     var hasEnum = false
     var format: String?
@@ -42,6 +46,13 @@ struct FieldFacts {
         exclusiveMaximum = Self.lexeme(schema["exclusiveMaximum"])
         minLength = Self.lexeme(schema["minLength"]).flatMap { Int($0) }
         maxLength = Self.lexeme(schema["maxLength"]).flatMap { Int($0) }
+        minItems = Self.lexeme(schema["minItems"]).flatMap { Int($0) }
+        maxItems = Self.lexeme(schema["maxItems"]).flatMap { Int($0) }
+        switch schema["items"]?["type"] {
+        case .string(let type)?: itemTypes = [type]
+        case .array(let list)?: itemTypes = Set(list.compactMap { if case .string(let type) = $0 { type } else { nil } })
+        default: break
+        }
         if case .string? = schema["pattern"] { hasPattern = true }
         if case .string(let name)? = schema["format"] { format = name }
     }

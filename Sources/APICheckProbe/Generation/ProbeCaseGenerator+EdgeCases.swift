@@ -4,7 +4,8 @@ import APICheckSchema
 extension ProbeCaseGenerator {
     /// Up to `limit` edge cases, each changing one thing from a valid base body: a field missing,
     /// of the wrong type, at and past its bounds, empty, very long, in awkward Unicode, at the
-    /// limits of Int64 and Double; then the body as a whole (unknown field, duplicate key, deep
+    /// limits of Int64 and Double, arrays past `minItems`/`maxItems` or with an item of the wrong
+    /// type; then the body as a whole (unknown field, duplicate key, deep
     /// nesting, missing or wrong `Content-Type`).
     ///
     /// Cases are taken round-robin, one per field per round and the whole body last, each field's
@@ -87,6 +88,20 @@ extension ProbeCaseGenerator {
                 result.append(draft("maxLength + 1 (\(EdgeValues.characters(maxLength + 1)))", .string(text), aim: "maxLength"))
             }
         }
+        let elements = kinds.contains("array") ? sampleElements(of: current, at: facts) : []
+        if kinds.contains("array") {
+            if let minItems = facts.minItems, minItems > 0, let list = Self.cycling(elements, count: minItems - 1) {
+                result.append(draft("minItems - 1 (\(Self.items(minItems - 1)))", .array(list), aim: "minItems"))
+            }
+            if let maxItems = facts.maxItems, let list = Self.cycling(elements, count: maxItems + 1) {
+                result.append(draft("maxItems + 1 (\(Self.items(maxItems + 1)))", .array(list), aim: "maxItems"))
+            }
+            let itemKinds = facts.itemTypes.contains("integer") ? facts.itemTypes.union(["number"]) : facts.itemTypes
+            if let wrong = Self.wrongTypeValue(kinds: itemKinds) {
+                let list = [wrong] + elements.dropFirst()
+                result.append(draft("wrong item type (\(FieldFacts.jsonType(of: wrong)))", .array(list), aim: "type"))
+            }
+        }
         if facts.hasPattern, let value = violation(of: "pattern", at: facts) { result.append(draft("does not match the pattern", value, aim: "pattern")) }
         if facts.hasEnum, let value = violation(of: "enum", at: facts) { result.append(draft("not one of the options", value, aim: "enum")) }
         if let format = facts.format, let value = violation(of: "format", at: facts) { result.append(draft("not a valid \(format)", value, aim: "format")) }
@@ -109,6 +124,14 @@ extension ProbeCaseGenerator {
         }
 
         // Empty, long, awkward text; extreme numbers.
+        if kinds.contains("array") {
+            if let minItems = facts.minItems, minItems > 0, let list = Self.cycling(elements, count: minItems) {
+                result.append(draft("minItems (\(Self.items(minItems)))", .array(list), aim: nil))
+            }
+            if let maxItems = facts.maxItems, let list = Self.cycling(elements, count: maxItems) {
+                result.append(draft("maxItems (\(Self.items(maxItems)))", .array(list), aim: nil))
+            }
+        }
         if textual { result.append(draft("empty string", "", aim: "minLength")) }
         if kinds.contains("array") { result.append(draft("empty array", .array([]), aim: "minItems")) }
         if kinds.contains("object") { result.append(draft("empty object", .object([]), aim: "required")) }
@@ -129,6 +152,17 @@ extension ProbeCaseGenerator {
     private func violation(of keyword: String, at facts: FieldFacts) -> JSONValue? {
         guard let instance = try? generator.invalidInstance(violating: facts.pointer + "/" + keyword, seed: seed) else { return nil }
         return facts.name.map { instance[$0] } ?? instance
+    }
+
+    /// Elements that meet the field's `items`: its current value's, else those of the first
+    /// generated instance that has some (a base of `[]` has none to repeat).
+    private func sampleElements(of current: JSONValue?, at facts: FieldFacts) -> [JSONValue] {
+        if case .array(let list)? = current, !list.isEmpty { return list }
+        for offset in 0..<Self.completionDraws {
+            guard let instance = try? generator.validInstance(seed: seed &+ offset) else { continue }
+            if case .array(let list)? = facts.name.map({ instance[$0] }) ?? instance, !list.isEmpty { return list }
+        }
+        return []
     }
 
     /// A value of a JSON type the field does not take, the likeliest mix-up first: a number as
@@ -185,6 +219,17 @@ extension ProbeCaseGenerator {
             }
         }
         return first
+    }
+
+    /// `count` elements cycled from `elements` (so each still meets `items`); `nil` when there
+    /// are none to cycle and some are needed, or when the list would be unreasonably long.
+    static func cycling(_ elements: [JSONValue], count: Int) -> [JSONValue]? {
+        guard count >= 0, count <= EdgeValues.longTextLength, count == 0 || !elements.isEmpty else { return nil }
+        return (0..<count).map { elements[$0 % elements.count] }
+    }
+
+    static func items(_ count: Int) -> String {
+        count == 1 ? "1 item" : "\(EdgeValues.grouped(count)) items"
     }
 
     static func unusedName(_ preferred: String, in body: JSONValue) -> String {

@@ -85,9 +85,14 @@ public struct ProbeCaseGenerator: Sendable {
             return schema["properties"] != nil || schema["type"] == .string("object") ? .object([]) : nil
         }
         guard case .object = base else { return base }
+        // Generated instances leave optional properties out at random: draw until each property
+        // has appeared in one, or enough draws say it will not.
+        let names = fields().compactMap(\.name)
         var sources: [JSONValue] = defaultsBody().map { [$0] } ?? []
-        for offset in 0..<UInt64(4) {
+        var offset: UInt64 = 0
+        while offset < Self.completionDraws, names.contains(where: { name in !sources.contains { $0[name] != nil } }) {
             if let instance = try? generator.validInstance(seed: seed &+ offset) { sources.append(instance) }
+            offset += 1
         }
         for field in fields() {
             guard let name = field.name, base[name] == nil else { continue }
@@ -143,6 +148,9 @@ public struct ProbeCaseGenerator: Sendable {
         if let keyword, keywords.contains(keyword) { return keyword }
         return keywords.first { !Self.applicators.contains($0) } ?? keywords.first ?? "schema"
     }
+
+    /// Generated instances drawn at most to complete the base body.
+    static let completionDraws: UInt64 = 16
 
     static let applicators: Set<String> = [
         "properties", "patternProperties", "items", "prefixItems", "allOf", "$ref", "$dynamicRef", "$recursiveRef", "dependentSchemas",
