@@ -143,7 +143,7 @@ let package = Package(
         // requests against them (valid first, then edge cases), the probe-* oracles, shrinking.
         .target(
             name: "APICheckProbe",
-            dependencies: ["APICheckJSON", "APICheckHypermedia"]
+            dependencies: ["APICheckJSON", "APICheckSchema", "APICheckHypermedia"]
         ),
         // OpenAPI 3.0/3.1/3.2 documents read (OpenAPIKit, Yams; located errors, bounded) and every
         // crawl answer checked against them: the openapi-* rules. Bodies validate against the raw
@@ -248,7 +248,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APICheckProbeTests",
-            dependencies: ["APICheckProbe", "APICheckJSON"]
+            dependencies: ["APICheckProbe", "APICheckJSON", "APICheckSchema", "APICheckHypermedia"]
         ),
         .testTarget(
             name: "APICheckReportTests",
