@@ -143,7 +143,10 @@ let package = Package(
         // requests against them (valid first, then edge cases), the probe-* oracles, shrinking.
         .target(
             name: "APICheckProbe",
-            dependencies: ["APICheckJSON", "APICheckSchema", "APICheckHypermedia"]
+            dependencies: [
+                "APICheckCrawler", "APICheckFindings", "APICheckHypermedia", "APICheckJSON", "APICheckModel", "APICheckSchema",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // OpenAPI 3.0/3.1/3.2 documents read (OpenAPIKit, Yams; located errors, bounded) and every
         // crawl answer checked against them: the openapi-* rules. Bodies validate against the raw
@@ -186,7 +189,7 @@ let package = Package(
             name: "apicheck",
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
-                "APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckHypermedia", "APICheckVerifier", "APICheckServer", "APICheckRecording", "APICheckSchema", "APICheckOpenAPI", "CAPICheckMalloc",
+                "APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckHypermedia", "APICheckVerifier", "APICheckServer", "APICheckRecording", "APICheckSchema", "APICheckOpenAPI", "APICheckProbe", "CAPICheckMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
@@ -248,7 +251,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APICheckProbeTests",
-            dependencies: ["APICheckProbe", "APICheckJSON", "APICheckSchema", "APICheckHypermedia"]
+            dependencies: ["APICheckProbe", "APICheckCrawler", "APICheckFindings", "APICheckHypermedia", "APICheckJSON", "APICheckSchema"]
         ),
         .testTarget(
             name: "APICheckReportTests",

@@ -74,6 +74,9 @@ public struct CrawlReport: Sendable, Hashable {
     /// never did; `nil` without a document.
     public var operationCoverage: OperationCoverage?
 
+    /// `apicheck probe`: what it probed, sent, created and deleted; `nil` for other commands.
+    public var probing: ProbeSummary?
+
     /// The findings clustered into defects, worst first (see ``Defect``).
     public var defects: [Defect] { Defect.cluster(findings, requestHeaders: requestHeaderNames, omitted: omittedFindings) }
 
@@ -278,11 +281,13 @@ public enum ReportCommand: String, Sendable, Hashable, CaseIterable {
     case crawl
     /// `apicheck verify`: drift rules, stubs against the live API.
     case verify
+    /// `apicheck probe`: a crawl, then generated requests against its affordances.
+    case probe
 
     /// What a check is about, for people: a crawl checks links, verify checks stubs.
     public var checkedThing: String {
         switch self {
-        case .crawl: "link"
+        case .crawl, .probe: "link"
         case .verify: "stub"
         }
     }

@@ -79,6 +79,11 @@ struct DefectKey: Hashable {
             // merge different drifts into one.
             problem = finding.message
             place = RelPath.shape(finding.relPath)
+        case .probeServerError, .probeResponseType, .probeAcceptsInvalid, .probeCreatedResolves:
+            // One defect per affordance and failing field (or template variable): the values that
+            // found it differ from seed to seed.
+            problem = "\(finding.method) | \(finding.rel ?? "") | \(finding.probe?.field ?? "")"
+            place = RelPath.shape(finding.relPath)
         case .driftCoverage:
             // One gap per kind of resource; the count in the message changes as the API grows.
             problem = "no stub"

@@ -107,6 +107,14 @@ enum DefectTitle {
             return finding.messageWithEvidence
         case .driftCoverage:
             return "\(finding.message): record it (apicheck crawl --record) or write a stub"
+        case .probeServerError:
+            return "\(finding.message): answer 4xx to input the API does not accept, never 5xx"
+        case .probeResponseType:
+            return "\(finding.message): serve the type the affordance declares"
+        case .probeAcceptsInvalid:
+            return "\(finding.message): enforce the advertised constraint, or stop advertising it"
+        case .probeCreatedResolves:
+            return "\(finding.message): Location must name a resource that answers GET"
         }
     }
 

@@ -50,6 +50,8 @@ public struct Finding: Sendable, Hashable {
     /// The ``CheckedLink/discoveryIndex`` of the link the finding is about, or of the link that
     /// led to the resource it is about: reports list findings in this order.
     public var discoveryIndex: Int = 0
+    /// For `probe-*` findings: the generated request that found it, shrunk.
+    public var probe: ProbeRequest?
 
     /// A finding at `severity`, or at the rule's default severity when `severity` is `nil`.
     public init(
@@ -123,6 +125,7 @@ public struct Finding: Sendable, Hashable {
         if lhs.declaredType != rhs.declaredType { return ascending(lhs.declaredType, rhs.declaredType) }
         if lhs.servedType != rhs.servedType { return ascending(lhs.servedType, rhs.servedType) }
         if lhs.format != rhs.format { return ascending(lhs.format, rhs.format) }
+        if lhs.probe != rhs.probe { return ascending(lhs.probe?.label, rhs.probe?.label) }
         return lhs.relPath.lexicographicallyPrecedes(rhs.relPath)
     }
 

@@ -16,6 +16,8 @@ public enum Reproduction {
     /// (names); a shell comment (`# …`) when the crawl sent nothing for it.
     public static func of(_ finding: Finding, headers: [String] = []) -> String {
         switch request(for: finding) {
+        case .sent(let method, let url) where finding.probe != nil:
+            repeated(curl(method: method, url: url, headers: headers, contentType: finding.probe?.contentType, body: finding.probe?.body), finding.probe?.sends ?? 1)
         case .sent(let method, let url): curl(method: method, url: url, headers: headers)
         case .nothing(let reason): "# nothing was sent: \(Escaping.visibleControlCharacters(reason))"
         }
@@ -52,7 +54,8 @@ public enum Reproduction {
             // A declared type is written in the link, not served by its target.
             return advertised(finding)
         case .typeMatches, .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader, .bodySchema,
-            .openAPIStatus, .openAPIContentType, .openAPIBody, .openAPIHeader, .openAPIOperation:
+            .openAPIStatus, .openAPIContentType, .openAPIBody, .openAPIHeader, .openAPIOperation,
+            .probeServerError, .probeResponseType, .probeAcceptsInvalid, .probeCreatedResolves:
             // Only sent requests have answers to compare.
             return .sent(method: method, url: finding.url)
         default:
@@ -73,14 +76,25 @@ public enum Reproduction {
     }
 
     /// The command for `method` on `url` (already redacted) with the crawl's `headers` (names).
-    public static func curl(method: String, url: String, headers: [String] = []) -> String {
+    /// With `body`, sent as is (`--data-binary`); `contentType` as its header (none when `nil`:
+    /// curl's default form type is turned off then, as the probe sent none).
+    public static func curl(method: String, url: String, headers: [String] = [], contentType: String? = nil, body: String? = nil) -> String {
         var parts = ["curl", method == "HEAD" ? "-I" : "-i"]
         // Braces and brackets are curl's URL globbing unless turned off.
         if url.contains(where: { "{}[]".contains($0) }) { parts.append("-g") }
         if method != "GET" && method != "HEAD" { parts += ["-X", quoted(method)] }
         for name in headers { parts += ["-H", "\"\(name): $\(variableName(for: name))\""] }
+        if let body {
+            parts += ["-H", quoted("Content-Type:" + (contentType.map { " " + $0 } ?? ""))]
+            parts += ["--data-binary", quoted(body)]
+        }
         parts.append(quoted(url))
         return parts.joined(separator: " ")
+    }
+
+    /// `command` sent `times` times in a row (a duplicate create fails on the second).
+    static func repeated(_ command: String, _ times: Int) -> String {
+        times > 1 ? "for i in $(seq \(times)); do \(command); done" : command
     }
 
     /// `Authorization` → `AUTHORIZATION`, `X-Api-Key` → `X_API_KEY`.

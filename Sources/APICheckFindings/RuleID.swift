@@ -53,6 +53,14 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
     case openAPIBody = "openapi-body"
     /// With `--openapi`: the response's required headers are present.
     case openAPIHeader = "openapi-header"
+    /// `apicheck probe`: a generated request got a 5xx, or the connection was reset.
+    case probeServerError = "probe-server-error"
+    /// `apicheck probe`: an answer's type or body disagrees with what the affordance declares.
+    case probeResponseType = "probe-response-type"
+    /// `apicheck probe`: a 2xx to a body that breaks the constraints the affordance advertises.
+    case probeAcceptsInvalid = "probe-accepts-invalid"
+    /// `apicheck probe`: a 201's `Location` (or `self`) does not resolve with GET.
+    case probeCreatedResolves = "probe-created-resolves"
 
     /// The rules whose findings a report of `command` can hold, sorted: reports list these (a
     /// JUnit suite per rule, SARIF's rule table), not the other command's.
@@ -65,13 +73,18 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
     public var command: ReportCommand {
         switch self {
         case .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader, .driftCoverage: .verify
+        case .probeServerError, .probeResponseType, .probeAcceptsInvalid, .probeCreatedResolves: .probe
         default: .crawl
         }
     }
 
     /// Every command whose reports hold this rule's findings.
     public var commands: Set<ReportCommand> {
-        self == .bodySchema ? [.crawl, .verify] : [command]
+        // A probe crawls first: its reports hold the crawl's rules too.
+        switch command {
+        case .crawl: self == .bodySchema ? [.crawl, .verify, .probe] : [.crawl, .probe]
+        case .verify, .probe: [command]
+        }
     }
 
     /// Ordered by id, so sorted output reads alphabetically.
@@ -86,6 +99,8 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
         case .linkResolves, .methodValid, .typeMatches, .bodySchema, .contentTypePresent, .templateValid: .error
         case .openAPIStatus, .openAPIContentType, .openAPIBody: .error
         case .openAPIOperation, .openAPIHeader: .warning
+        case .probeServerError, .probeResponseType, .probeCreatedResolves: .error
+        case .probeAcceptsInvalid: .warning
         case .driftStatus, .driftType, .driftLinks, .driftShape, .driftHeader: .error
         case .typeSyntax, .selfConsistent, .duplicateRel, .formatShape, .crawlLimit, .driftCoverage: .warning
         }
@@ -116,6 +131,10 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
         case .driftShape: "The live JSON body has the fields and JSON types the stub's body has."
         case .driftHeader: "A header named with --compare-header has the value the stub records."
         case .driftCoverage: "With --coverage: every kind of resource the live API links to is answered by a stub."
+        case .probeServerError: "apicheck probe: no generated request gets a 5xx or a reset connection."
+        case .probeResponseType: "apicheck probe: every answer to a generated request has the type (and body) the affordance declares."
+        case .probeAcceptsInvalid: "apicheck probe: a body that breaks the advertised constraints is not accepted with 2xx."
+        case .probeCreatedResolves: "apicheck probe: what a 201 names (Location, self) resolves with GET."
         }
     }
 
@@ -261,6 +280,31 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
                 + "customer). A kind none of whose resources any stub answers (method, path and query; "
                 + "headers and bodies aside) is a gap: tests against the stubs cannot reach it. Record it "
                 + "(apicheck crawl --record), or write a stub for it."
+        case .probeServerError:
+            "apicheck probe sends generated requests to the write affordances an API advertises (HAL-FORMS "
+                + "templates, Siren actions, Collection+JSON templates, JSON:API collections, links with a "
+                + "method and parameters, OpenAPI request bodies) and to its templated reads. Whatever the "
+                + "input, a server must answer it: 2xx when it accepts it, 4xx when it does not. A 5xx (or a "
+                + "connection reset) is a bug behind the affordance: an unhandled integrity error, a list "
+                + "where an object is expected, an unknown id that crashes a lookup. The finding carries the "
+                + "smallest request that still fails the same way, and a curl command that replays it. "
+                + "Validate the input and answer 4xx."
+        case .probeResponseType:
+            "An answer to a generated request must have the media type the affordance (or the OpenAPI "
+                + "document) declares for it, and its body must agree with that type. A 2xx served as "
+                + "text/html where the form promises application/hal+json, or a JSON body that does not "
+                + "parse, breaks the client that submitted the form. Serve the declared type."
+        case .probeAcceptsInvalid:
+            "An affordance that advertises constraints (required fields, regex, min and max, lengths, "
+                + "options) tells clients what the server will accept. A 2xx to a body that breaks one of "
+                + "them means the server does not enforce what it advertises: invalid data is stored, or the "
+                + "constraint is wrong. A warning: enforce the constraint (answer 400 or 422), or stop "
+                + "advertising it."
+        case .probeCreatedResolves:
+            "A 201 Created names what it created, in its Location header or the body's self link: the "
+                + "probe fetches it with GET and expects 2xx. A Location that answers 404 leaves clients "
+                + "unable to reach what they just created. Where the API advertises DELETE on it, the probe "
+                + "deletes it again and checks that it is gone (404 or 410)."
         }
     }
 
@@ -314,6 +358,14 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, Comparable, Custom
             "GET https://api.example.com/: the header Cache-Control is \"max-age=60\" in the stub, \"no-store\" live."
         case .driftCoverage:
             "GET https://api.example.com/orders/7/invoice: no stub answers root → orders[*] → invoice (12 resources live)."
+        case .probeServerError:
+            "POST https://api.example.com/authors (HAL-FORMS default) answered 500 to name: a value that already exists."
+        case .probeResponseType:
+            "POST https://api.example.com/reviews answered 201 as text/html; the affordance declares application/vnd.api+json."
+        case .probeAcceptsInvalid:
+            "GET https://api.example.com/books?size=-1 answered 200; the search template advertises size min 1."
+        case .probeCreatedResolves:
+            "POST https://api.example.com/reviews answered 201 with Location /reviews/9, which answers 404."
         }
     }
 }

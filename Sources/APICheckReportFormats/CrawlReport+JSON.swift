@@ -76,6 +76,23 @@ extension CrawlReport {
                         ]))
                 ))
         }
+        if let probing {
+            let counts: [(String, Int)] = [
+                ("writes", probing.writes), ("queryForms", probing.queryForms), ("templatedReads", probing.templatedReads),
+                ("requests", probing.requests), ("notSent", probing.notSent), ("created", probing.created), ("deleted", probing.deleted),
+            ]
+            members.append(
+                (
+                    "probe",
+                    .value(
+                        .object(
+                            counts.map { JSONMember($0.0, .number(String($0.1))) } + [
+                                JSONMember("skipped", .array(probing.skipped.map(JSONValue.string))),
+                                JSONMember("leftBehind", .array(probing.leftBehind.map(JSONValue.string))),
+                                JSONMember("interrupted", .bool(probing.interrupted)),
+                            ]))
+                ))
+        }
         members.append(("listsEveryCheck", .value(.bool(listsEveryCheck))))
         let defects = defects
         let findings = listedFindings(occurrencesListed)
@@ -212,6 +229,15 @@ extension CrawlReport {
         for node in try reader.optionalArray(root, "sampling") {
             let object = try reader.object(node, "a sampled kind")
             sampling.append(SampledKind(kind: try reader.string(object, "kind"), seen: try reader.count(object, "seen"), checked: try reader.count(object, "checked")))
+        }
+        if let probeNode = root["probe"], !probeNode.isNull {
+            let object = try reader.object(probeNode, "\"probe\"")
+            probing = ProbeSummary(
+                writes: try reader.count(object, "writes"), queryForms: try reader.count(object, "queryForms"),
+                templatedReads: try reader.count(object, "templatedReads"), skipped: try reader.strings(object, "skipped"),
+                requests: try reader.count(object, "requests"), notSent: try reader.count(object, "notSent"), created: try reader.count(object, "created"),
+                deleted: try reader.count(object, "deleted"), leftBehind: try reader.strings(object, "leftBehind"),
+                interrupted: try reader.bool(object, "interrupted"))
         }
         if let coverageNode = root["operationCoverage"], !coverageNode.isNull {
             let object = try reader.object(coverageNode, "\"operationCoverage\"")
@@ -355,6 +381,14 @@ extension Finding {
         optional("actual", actual)
         members.append(JSONMember("message", .string(message)))
         if discoveryIndex > 0 { members.append(JSONMember("index", .number(String(discoveryIndex)))) }
+        if let probe {
+            var request = [JSONMember("case", .string(probe.label))]
+            if let field = probe.field { request.append(JSONMember("field", .string(field))) }
+            if let contentType = probe.contentType { request.append(JSONMember("contentType", .string(contentType))) }
+            if let body = probe.body { request.append(JSONMember("body", .string(body))) }
+            if probe.sends > 1 { request.append(JSONMember("sends", .number(String(probe.sends)))) }
+            members.append(JSONMember("probe", .object(request)))
+        }
         members.append(JSONMember("fingerprint", .string(fingerprint)))
         members.append(JSONMember("defect", .string(Defect.id(of: self))))
         return .object(members)
@@ -376,6 +410,13 @@ extension Finding {
             referrer: try reader.optionalString(object, "referrer"), expected: try reader.optionalString(object, "expected"),
             actual: try reader.optionalString(object, "actual"), message: try reader.string(object, "message"),
             discoveryIndex: try object["index"].map { node throws(ReportDecodingError) in try reader.countValue(node, "index") } ?? 0)
+        if let node = object["probe"] {
+            let request = try reader.object(node, "a probe request")
+            probe = ProbeRequest(
+                label: try reader.string(request, "case"), field: try reader.optionalString(request, "field"),
+                contentType: try reader.optionalString(request, "contentType"), body: try reader.optionalString(request, "body"),
+                sends: try request["sends"].map { node throws(ReportDecodingError) in try reader.countValue(node, "sends") } ?? 1)
+        }
     }
 }
 

@@ -48,7 +48,7 @@ public struct MarkdownReportRenderer: ReportRenderer {
 
         lines.append("| | Count |")
         lines.append("|---|---:|")
-        let things = report.command == .crawl ? "Links" : "Stubs"
+        let things = report.command == .verify ? "Stubs" : "Links"
         var rows: [(String, Int)] = [
             ("Resources fetched", counts.resourcesFetched), ("Requests", counts.requests), ("\(things) found", counts.linksFound),
             ("\(things) checked", counts.linksChecked), ("\(things) not checked", counts.linksNotChecked),
@@ -86,6 +86,17 @@ public struct MarkdownReportRenderer: ReportRenderer {
                 lines.append("")
                 for operation in coverage.unreached.prefix(maximumFindings) { lines.append("- `\(md(operation))`") }
                 if coverage.unreached.count > maximumFindings { lines.append("- … and \(coverage.unreached.count - maximumFindings) more") }
+            }
+        }
+
+        if let probing = report.probing {
+            lines.append("")
+            lines.append("### Probed: \(md(ProbeSummaryText.line(probing)))")
+            if !probing.leftBehind.isEmpty {
+                lines.append("")
+                lines.append("Left behind (no DELETE advertised, or it failed):")
+                lines.append("")
+                for url in probing.leftBehind.prefix(maximumFindings) { lines.append("- `\(md(url))`") }
             }
         }
 

@@ -41,12 +41,15 @@ public struct TextReportRenderer: ReportRenderer {
         self.listsEveryOccurrence = listsEveryOccurrence
     }
 
+    private static let incomplete: [ReportCommand: String] = [.crawl: "Crawl incomplete", .verify: "Verify incomplete", .probe: "Probe incomplete"]
+
     /// The text report with a trailing newline.
     public func render(_ report: CrawlReport) -> String {
         var lines: [String] = []
         var heading = switch report.command {
         case .crawl: "\(report.tool.name) \(report.tool.version) crawl of \(clean(report.root))"
         case .verify: "\(report.tool.name) \(report.tool.version) verify of stubs against \(clean(report.root))"
+        case .probe: "\(report.tool.name) \(report.tool.version) probe of \(clean(report.root))"
         }
         if let shard = report.shard { heading += " (shard \(shard))" }
         lines.append(style(heading, .bold))
@@ -96,6 +99,16 @@ public struct TextReportRenderer: ReportRenderer {
             let shown = listsEveryUnreachedOperation || coverage.isListedInFull || listsEveryOccurrence ? coverage.unreached[...] : coverage.unreached.prefix(Self.coverageListed)
             for operation in shown { lines.append("  \(clean(operation))") }
             if shown.count < coverage.unreached.count { lines.append("  … and \(coverage.unreached.count - shown.count) more (--coverage lists them)") }
+        }
+
+        if let probing = report.probing {
+            lines.append("")
+            lines.append(style("Probed: " + ProbeSummaryText.line(probing), .bold))
+            for skipped in probing.skipped.prefix(listsEveryOccurrence ? .max : Self.coverageListed) { lines.append("  not probed: \(clean(skipped))") }
+            if !listsEveryOccurrence, probing.skipped.count > Self.coverageListed {
+                lines.append("  … and \(probing.skipped.count - Self.coverageListed) more not probed (--dry-run lists them)")
+            }
+            for url in probing.leftBehind { lines.append("  left behind (no DELETE advertised, or it failed): \(clean(url))") }
         }
 
         if !report.errors.isEmpty {
@@ -176,7 +189,7 @@ public struct TextReportRenderer: ReportRenderer {
             let nothingChecked = report.nothingCheckedWarning == nil ? "" : ", with no link checked (see the warning)"
             text += style("Passed", .green) + (limited ? " within the crawl's limits, which left work out (see crawl-limit above; --strict fails on it)" : "") + nothingChecked + " (exit 0)."
         case .contractViolations: text += style("Failed", .red) + " (exit 1)."
-        case .infrastructureError: text += style(report.command == .crawl ? "Crawl incomplete" : "Verify incomplete", .red) + " (exit 2)."
+        case .infrastructureError: text += style(Self.incomplete[report.command, default: "Incomplete"], .red) + " (exit 2)."
         }
         return text
     }

@@ -25,7 +25,7 @@ struct APICheckCommand: AsyncParsableCommand {
             """,
         version: APICheckVersion.current,
         subcommands: [
-            InitCommand.self, LintCommand.self, ShowCommand.self, ServeCommand.self, ImportCommand.self, RecordCommand.self, VerifyCommand.self, CrawlCommand.self, ReportCommand.self,
+            InitCommand.self, LintCommand.self, ShowCommand.self, ServeCommand.self, ImportCommand.self, RecordCommand.self, VerifyCommand.self, CrawlCommand.self, ProbeCommand.self, ReportCommand.self,
             SchemaCommand.self,
         ]
     )

@@ -295,11 +295,12 @@ final class PythonUpstream {
     private let output = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-upstream-\(UUID().uuidString).out")
     private(set) var baseURL = ""
 
-    init() throws {
+    /// `script` with `arguments`; its first line of output is `Listening on ORIGIN` (any case).
+    init(script: URL = PythonUpstream.script, arguments: [String] = []) throws {
         guard let python = Self.python else { throw ServeCommandTests.ServeTestError(description: "python3 is not on PATH") }
         FileManager.default.createFile(atPath: output.path, contents: nil)
         process.executableURL = python
-        process.arguments = [Self.script.path]
+        process.arguments = [script.path] + arguments
         process.standardOutput = try FileHandle(forWritingTo: output)
         try process.run()
         // The first line names the origin; nothing else is printed.
@@ -311,7 +312,7 @@ final class PythonUpstream {
             Thread.sleep(forTimeInterval: 0.02)
         }
         text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("Listening on http://127.0.0.1:") else {
+        guard text.lowercased().hasPrefix("listening on http://127.0.0.1:") else {
             throw ServeCommandTests.ServeTestError(description: "the python upstream did not start: '\(text)'")
         }
         baseURL = String(text.dropFirst("Listening on ".count))

@@ -215,6 +215,30 @@ import Testing
         #expect(result.notes.map(\.format) == [.halForms, .halForms, .halForms, .halForms])
     }
 
+    @Test func halFormsConstraintsAreKeptForProbing() throws {
+        let document = """
+            {
+              "_links": {"self": {"href": "http://api.example.org/authors"}},
+              "_templates": {"default": {"method": "POST", "properties": [
+                {"name": "name", "required": true, "regex": "^[A-Za-z ]{1,80}$", "minLength": 1, "maxLength": 80},
+                {"name": "born", "type": "number", "min": 1000, "max": 2100.5},
+                {"name": "country", "options": {"inline": ["FR", {"prompt": "Britain", "value": "GB"}], "maxItems": 1}},
+                {"name": "tags", "options": {"inline": [{"label": "A", "id": "a"}], "valueField": "id", "maxItems": 3}},
+                {"name": "id", "readOnly": true, "min": "not a number", "maxLength": -1}
+              ]}}
+            }
+            """
+        let result = extract(document, url: "http://api.example.org/authors", contentType: "application/prs.hal-forms+json")
+        let fields = try #require(result.links.first { $0.format == .halForms }).fields
+        #expect(fields.map(\.name) == ["name", "born", "country", "tags", "id"])
+        #expect(fields[0].pattern == "^[A-Za-z ]{1,80}$" && fields[0].minimumLength == 1 && fields[0].maximumLength == 80)
+        #expect(fields[1].minimum == "1000" && fields[1].maximum == "2100.5")
+        #expect(fields[2].options == [.string("FR"), .string("GB")] && !fields[2].allowsSeveralOptions)
+        #expect(fields[3].options == [.string("a")] && fields[3].allowsSeveralOptions)
+        #expect(fields[4].isReadOnly && fields[4].minimum == nil && fields[4].maximumLength == nil, "unusable constraints are dropped")
+        #expect(fields[0].options == nil && !fields[0].isReadOnly)
+    }
+
     @Test func linkArraysUnderLinksAnywhere() throws {
         // PayPal's shape: `links` arrays with vendor methods, at the root and inside objects.
         let document = """

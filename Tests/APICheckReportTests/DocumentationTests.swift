@@ -37,9 +37,10 @@ import Testing
 
     @Test func schemaDescribesEveryMemberWeWrite() throws {
         let schema = try JSONParser().parseValue(Array(try read("schemas/report.schema.json").utf8))
-        let everything = Finding(
+        var everything = Finding(
             rule: .typeMatches, url: "u", rel: "r", declaredType: "d", servedType: "s", sourcePointer: "/p", format: "HAL", relPath: ["x", "r"],
             referrer: "f", expected: "e", actual: "a", message: "m", discoveryIndex: 7)
+        everything.probe = ProbeRequest(label: "name: empty", field: "name", contentType: "application/json", body: "{}", sends: 2)
         // Every member written somewhere: discovery indices too (none in reports before version 4).
         let checks = SampleReports.checks.enumerated().map { position, check in
             var check = check
@@ -52,6 +53,7 @@ import Testing
         report.requestHeaderNames = ["Authorization"]
         report.sampling = [SampledKind(kind: "root → items[*]", seen: 9, checked: 3)]
         report.operationCoverage = OperationCoverage(total: 3, unreached: ["GET /movies/{id}/cast"])
+        report.probing = ProbeSummary(writes: 2, queryForms: 1, templatedReads: 3, skipped: ["x"], requests: 9, created: 1, leftBehind: ["u"])
         let written = try JSONParser().parseValue(Array(JSONReportRenderer().render(report).utf8))
 
         #expect(keys(written) == keys(schema["properties"]))
@@ -65,6 +67,8 @@ import Testing
         #expect(keys(written.value(at: "/defects/0")) == keys(schema.value(at: "/$defs/defect/properties")))
         #expect(keys(written.value(at: "/sampling/0")) == keys(schema.value(at: "/properties/sampling/items/properties")))
         #expect(keys(written["operationCoverage"]) == keys(schema.value(at: "/properties/operationCoverage/properties")))
+        #expect(keys(written["probe"]) == keys(schema.value(at: "/properties/probe/properties")))
+        #expect(keys(written.value(at: "/findings/0/probe")) == keys(schema.value(at: "/$defs/finding/properties/probe/properties")))
         #expect(keys(written.value(at: "/baseline/stale/0")) == keys(schema.value(at: "/$defs/baselineEntry/properties")))
         var checkKeys = Set<String>()
         if case .array(let checks)? = written["checks"] {

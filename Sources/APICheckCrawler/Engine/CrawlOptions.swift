@@ -84,6 +84,8 @@ public struct CrawlOptions: Sendable {
     public var parameterFillsPerOperation = 3
     /// The report lists every operation of the contract no answer reached (`--coverage`).
     public var listsEveryUnreachedOperation = false
+    /// Sees every fetched resource with its links and body (`apicheck probe`); `nil` for a crawl.
+    public var observer: (any CrawlObserver)?
 
     /// Bounds on what a crawl holds in memory; the rest waits in temporary files, in order. The
     /// report is the same whatever the bounds (a test proves it).

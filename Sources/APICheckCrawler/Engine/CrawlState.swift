@@ -64,6 +64,7 @@ struct CrawlState {
         if let operation = record.operation { reachedOperations.insert(operation) }
         var links = record.extraction.links
         if links.last?.format == .openAPIFill { links = capParameterFills(links) }
+        if let observer = options.observer { observe(record, links: links, by: observer) }
         guard !record.findings.isEmpty || !links.isEmpty else { return }
         let relPath = tree.path(record.entry.pathNode)
         let resourcePlace = record.entry.pathNode >= 0 ? placeOfNode[Int(record.entry.pathNode)] : CheckPlaces.root
@@ -93,6 +94,14 @@ struct CrawlState {
             }
             queueTarget(of: link, resolved, label: label, relPath: linkRelPath, place: place, from: record, referrer: referrer, into: &frontier)
         }
+    }
+
+    private mutating func observe(_ record: ResourceRecord, links: [Link], by observer: any CrawlObserver) {
+        let relPath = tree.path(record.entry.pathNode)
+        let labels = Crawler.labels(of: links).map { options.redaction.text($0) }
+        observer.crawled(CrawledResource(
+            url: record.finalURLString, status: record.status, contentType: record.contentType, relPath: relPath,
+            links: zip(links, labels).map { ($0, relPath.appending($1)) }, body: record.observedBody))
     }
 
     /// Drops the parameter fills to new resources beyond ``CrawlOptions/parameterFillsPerOperation``

@@ -161,6 +161,7 @@ public struct Crawler: Sendable {
                 record.bodyVerdict = sniffer.check(body, against: served, parsedAsJSON: parsed)
             }
             if (200..<300).contains(response.status), !response.isTruncated, !body.isEmpty { successfulBody = body }
+            if options.observer != nil, (200..<300).contains(response.status), !response.isTruncated { record.observedBody = body }
             if let contract = options.contract {
                 let answer = ContractAnswer(
                     method: "GET", url: finalURL, status: response.status, headers: response.headers, body: response.isTruncated ? nil : body,

@@ -30,6 +30,8 @@ struct ResourceRecord: Sendable {
     var duration: Duration = .zero
     /// Links and shape notes of a 2xx response.
     var extraction = LinkExtraction()
+    /// The 2xx body, kept only for ``CrawlOptions/observer``.
+    var observedBody: [UInt8]?
     /// The operation of the crawl's contract the answer reached (`--openapi` coverage).
     var operation: String?
     /// The findings about the resource itself (without their rel path, which the crawl fills in).

@@ -241,11 +241,41 @@ extension JSONLinkWalker {
                 shape(format, element, "a field must be an object with a string '\(nameKey)'")
                 continue
             }
-            fields.append(FormField(
+            var field = FormField(
                 name: name, type: element["type"]?.stringValue, value: element["value"]?.value,
-                isRequired: element["required"].map { if case .bool(true) = $0.kind { true } else { false } } ?? false,
-                title: element[titleKey]?.stringValue))
+                isRequired: Self.isTrue(element["required"]), title: element[titleKey]?.stringValue)
+            field.pattern = element["regex"]?.stringValue
+            field.minimum = Self.numberLexeme(element["min"])
+            field.maximum = Self.numberLexeme(element["max"])
+            field.minimumLength = Self.count(element["minLength"])
+            field.maximumLength = Self.count(element["maxLength"])
+            field.isReadOnly = Self.isTrue(element["readOnly"])
+            if let options = element["options"], options.isObject {
+                field.options = Self.inlineOptions(options["inline"], valueField: options["valueField"]?.stringValue ?? "value")
+                field.allowsSeveralOptions = (Self.count(options["maxItems"]) ?? 1) > 1
+            }
+            fields.append(field)
         }
         return fields
+    }
+
+    private static func isTrue(_ node: JSONNode?) -> Bool {
+        if case .bool(true)? = node?.kind { true } else { false }
+    }
+
+    private static func numberLexeme(_ node: JSONNode?) -> String? {
+        if case .number(let lexeme)? = node?.value { lexeme } else { nil }
+    }
+
+    /// A non-negative integer, as HAL-FORMS lengths and item counts are.
+    private static func count(_ node: JSONNode?) -> Int? {
+        guard let lexeme = numberLexeme(node), let value = Int(lexeme), value >= 0 else { return nil }
+        return value
+    }
+
+    /// HAL-FORMS `options.inline`: plain values, or `{prompt, value}` objects (their `valueField`).
+    private static func inlineOptions(_ node: JSONNode?, valueField: String) -> [JSONValue]? {
+        guard case .array(let elements)? = node?.kind else { return nil }
+        return elements.compactMap { element in element.isObject ? element[valueField]?.value : element.value }
     }
 }

@@ -45,7 +45,9 @@ extension FormSchema {
                 jsonType = "string"
                 isFile = true
             case "number", "range", "float", "double", "decimal":
-                jsonType = Self.isClearlyInteger(field) ? "integer" : "number"
+                // A number input may take fractions: integer bounds do not say they are refused, and a
+                // probe must not warn about what was never advertised.
+                jsonType = "number"
             case "integer", "int":
                 jsonType = "integer"
             case "checkbox", "boolean", "bool":
@@ -62,20 +64,6 @@ extension FormSchema {
 
         var takesText: Bool { jsonType == "string" || jsonType == nil }
         var takesNumbers: Bool { jsonType == "number" || jsonType == "integer" || jsonType == nil }
-
-        /// `number` stays `number` unless both bounds are integers and the value, if any, too: a
-        /// rating between 0 and 5 with no bounds written might well be 4.5.
-        static func isClearlyInteger(_ field: FormField) -> Bool {
-            guard let minimum = field.minimum, let maximum = field.maximum,
-                FormSchema.isIntegerLexeme(minimum), FormSchema.isIntegerLexeme(maximum)
-            else { return false }
-            switch field.value {
-            case nil, .null: return true
-            case .number(let lexeme): return FormSchema.isIntegerLexeme(lexeme)
-            case .string(let text): return text.isEmpty || FormSchema.isIntegerLexeme(text)
-            default: return false
-            }
-        }
 
         /// The field's value as a `default` of this type: HAL-FORMS writes every value as text
         /// (`"value": "1999"` for a number), so text that reads as the type is converted; an

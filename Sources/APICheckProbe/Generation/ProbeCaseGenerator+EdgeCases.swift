@@ -12,9 +12,12 @@ extension ProbeCaseGenerator {
     /// own list ordered from the most revealing (missing required, wrong type, past a bound) to
     /// the least: a budget as small as the number of fields still touches every field. Cases
     /// that would send the same bytes as an earlier one (or as the base) are left out.
-    public func edgeCases(limit: Int) -> [ProbeCase] {
+    ///
+    /// `base`, when given, is the body edge cases start from instead of the generated one: the
+    /// one the server accepted, so that each case is refused (or not) for what it changes alone.
+    public func edgeCases(limit: Int, from given: JSONValue? = nil) -> [ProbeCase] {
         guard limit > 0 else { return [] }
-        let base = baseBody()
+        let base = given ?? baseBody()
         let fields = fields()
         var queues: [[EdgeDraft]]
         if fields.isEmpty {
@@ -60,6 +63,10 @@ extension ProbeCaseGenerator {
         }
         var result: [EdgeDraft] = []
         if facts.isRequired, name != nil { result.append(draft("missing (required)", nil, aim: "required")) }
+        // A list where one value is expected is what servers most often crash on.
+        if !kinds.isEmpty, !kinds.contains("array") {
+            result.append(draft("a list instead of one value", .array([current ?? .string("probe")]), aim: "type"))
+        }
         if let wrong = Self.wrongTypeValue(kinds: kinds) {
             result.append(draft("wrong type (\(FieldFacts.jsonType(of: wrong)))", wrong, aim: "type"))
         }

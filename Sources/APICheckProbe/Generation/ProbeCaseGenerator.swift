@@ -38,7 +38,8 @@ public struct ProbeCaseGenerator: Sendable {
     public func validCases(limit: Int) -> [ProbeCase] {
         var cases: [ProbeCase] = []
         var seen: Set<[UInt8]> = []
-        func add(_ label: String, _ body: JSONValue) -> Bool {
+        func add(_ label: String, _ generated: JSONValue) -> Bool {
+            let body = plainNumbers(generated)
             guard cases.count < limit, validator.isValid(body), seen.insert(JSONWriter().bytes(body)).inserted else { return false }
             cases.append(ProbeCase(label: label, body: body))
             return true
@@ -96,7 +97,7 @@ public struct ProbeCaseGenerator: Sendable {
         }
         for field in fields() {
             guard let name = field.name, base[name] == nil else { continue }
-            for source in sources {
+            for source in sources.map(plainNumbers) {
                 guard let value = source[name] else { continue }
                 let completed = Self.setting(name, to: value, in: base)
                 if validator.isValid(completed) {
@@ -106,6 +107,22 @@ public struct ProbeCaseGenerator: Sendable {
             }
         }
         return base
+    }
+
+    /// `body` with each fractional number of its top level rounded to a whole one where that
+    /// stays valid: a page size of 88.45 is valid for `type: number`, but most servers take whole
+    /// numbers, and a base every server refuses would hide every edge case behind a 400.
+    func plainNumbers(_ body: JSONValue) -> JSONValue {
+        guard case .object(let members) = body else { return body }
+        var plain = body
+        for member in members {
+            guard case .number(let lexeme) = member.value, !FormSchema.isIntegerLexeme(lexeme), let value = Double(lexeme), value.isFinite,
+                abs(value) < 1e15
+            else { continue }
+            let rounded = Self.setting(member.key, to: .number(String(Int64(value.rounded()))), in: plain)
+            if validator.isValid(rounded) { plain = rounded }
+        }
+        return plain
     }
 
     /// Defaults, constants, first options or first examples of each property (the root's own

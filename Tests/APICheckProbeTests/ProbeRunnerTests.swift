@@ -1,0 +1,139 @@
+import APICheckCrawler
+import APICheckFindings
+import APICheckJSON
+import APICheckModel
+@testable import APICheckProbe
+import Foundation
+import Synchronization
+import Testing
+
+/// A small API with the bugs probes exist for, answered in memory: a create that crashes on a
+/// duplicate, a Location that 404s, a search that accepts an invalid size, an unknown id that
+/// crashes a read.
+final class BuggyAPI: CrawlFetcher, Sendable {
+    private let state = Mutex((names: Set<String>(), authors: [Int: String](), requests: [String]()))
+    var isLive: Bool { true }
+    var requests: [String] { state.withLock { $0.requests } }
+
+    func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? { nil }
+
+    func fetch(_ request: FetchRequest, maximumBodyBytes: Int, timeout: Duration) async throws(FetchError) -> FetchedResponse {
+        let path = request.url.path
+        let query = request.url.query ?? ""
+        state.withLock { $0.requests.append("\(request.method) \(path)\(query.isEmpty ? "" : "?" + query)") }
+        func answer(_ status: Int, _ body: String = "", type: String = "application/json", _ extra: [HTTPHeader] = []) -> FetchedResponse {
+            FetchedResponse(status: status, headers: [HTTPHeader(name: "Content-Type", value: type)] + extra, body: Data(body.utf8))
+        }
+        switch (request.method, path) {
+        case ("POST", "/authors"):
+            guard case .string(let name)? = (try? JSONParser().parseValue([UInt8](request.body)))?["name"] else { return answer(422, #"{"error": "name"}"#) }
+            return state.withLock { state in
+                guard state.names.insert(name).inserted else { return answer(500, "<h1>IntegrityError</h1>", type: "text/html") }
+                let id = state.authors.count + 1
+                state.authors[id] = name
+                return answer(201, #"{"name": "\#(name)"}"#, [HTTPHeader(name: "Location", value: "/authors/\(id)")])
+            }
+        case ("GET", _) where path.hasPrefix("/authors/"):
+            let id = Int(path.dropFirst("/authors/".count)) ?? 0
+            guard let name = state.withLock({ $0.authors[id] }) else { return answer(404, "{}") }
+            return answer(200, #"{"name": "\#(name)", "_links": {"self": {"href": "\#(path)"}}, "_templates": {"delete": {"method": "DELETE"}}}"#, type: "application/prs.hal-forms+json")
+        case ("DELETE", _) where path.hasPrefix("/authors/"):
+            let id = Int(path.dropFirst("/authors/".count)) ?? 0
+            return state.withLock { $0.authors.removeValue(forKey: id) } == nil ? answer(404, "{}") : answer(204)
+        case ("POST", "/reviews"):
+            return answer(201, #"{"data": {"type": "reviews", "id": "9"}}"#, type: "application/vnd.api+json", [HTTPHeader(name: "Location", value: "/reviews/9")])
+        case ("GET", "/books"):
+            return answer(200, #"{"books": []}"#)
+        case ("GET", _) where path.hasPrefix("/items/"):
+            return ["1", "2"].contains(path.dropFirst("/items/".count)) ? answer(200, "{}") : answer(500, "oops", type: "text/plain")
+        default:
+            return answer(404, "{}")
+        }
+    }
+}
+
+@Suite struct ProbeRunnerTests {
+    static let root = URL(string: "http://api.test/")!
+
+    static func write(_ method: String, _ path: String, rel: String, format: String = "HAL-FORMS", kind: Affordance.Kind = .write, responseType: String? = nil) -> Affordance {
+        Affordance(
+            kind: kind, method: method, target: "http://api.test" + path, rel: rel, format: format, relPath: [String(path.dropFirst()), rel],
+            sourcePointer: "/_templates/\(rel)", referrer: "http://api.test" + path, requestContentType: "application/json", responseType: responseType)
+    }
+
+    static func entry(_ affordance: Affordance, _ cases: [ProbeCase]) -> ProbePlan.Entry {
+        ProbePlan.Entry(affordance: affordance, requests: cases.map {
+            PlannedRequest(method: affordance.method, url: affordance.target, label: $0.label, field: $0.field, probeCase: $0)
+        })
+    }
+
+    static func object(_ members: (String, JSONValue)...) -> JSONValue { .object(members.map { JSONMember($0.0, $0.1) }) }
+
+    @Test func eachOracleFindsItsBugOnceAndWhatWasCreatedIsDeletedAgain() async throws {
+        let api = BuggyAPI()
+        let authors = Self.write("POST", "/authors", rel: "default")
+        let reviews = Self.write("POST", "/reviews", rel: "create", format: "JSON:API", responseType: "application/vnd.api+json")
+        let search = Self.write("GET", "/books", rel: "search", kind: .queryForm)
+        let items = Affordance(
+            kind: .templatedRead, method: "GET", target: "http://api.test/items/{id}", rel: "item", format: "HAL", relPath: ["item"],
+            sourcePointer: "/_links/item", referrer: "http://api.test/")
+        let plan = ProbePlan(entries: [
+            Self.entry(authors, [
+                ProbeCase(label: "valid: example 1", body: Self.object(("name", .string("Ada")))),
+                ProbeCase(label: "name: wrong type (number)", field: "name", body: Self.object(("name", .number("5"))), breaks: "type"),
+            ]),
+            Self.entry(reviews, [ProbeCase(label: "valid: example 1", body: Self.object(("rating", .number("4"))))]),
+            Self.entry(search, [
+                ProbeCase(label: "size: min - 1 (0)", field: "size", body: Self.object(("size", .number("0"))), breaks: "minimum"),
+                ProbeCase(label: "size: max + 1 (101)", field: "size", body: Self.object(("size", .number("101"))), breaks: "maximum"),
+            ]),
+            ProbePlan.Entry(affordance: items, requests: [
+                PlannedRequest(method: "GET", url: "http://api.test/items/3", label: "one past the largest id (3)", field: "id"),
+                PlannedRequest(method: "GET", url: "http://api.test/items/0", label: "0", field: "id"),
+            ]),
+        ], skipped: [])
+        let collector = AffordanceCollector()
+        let outcome = await ProbeRunner(fetcher: api, options: ProbeOptions(root: Self.root, unsafe: true, shrinkAttempts: 0))
+            .run(plan, collector: collector)
+        let found = outcome.findings.map { "\($0.rule) \($0.method) \($0.url) \($0.probe?.field ?? "-")" }
+        #expect(found.sorted() == [
+            "probe-accepts-invalid GET http://api.test/books?size=0 size",
+            "probe-created-resolves POST http://api.test/reviews -",
+            "probe-server-error GET http://api.test/items/3 id",
+            "probe-server-error POST http://api.test/authors -",
+        ], "one finding per rule, affordance and field (size=101 is the same defect): \(found)")
+        let duplicate = try #require(outcome.findings.first { $0.rule == .probeServerError && $0.method == "POST" })
+        #expect(duplicate.message.contains("the same valid body sent twice"))
+        #expect(duplicate.actual == "500" && duplicate.relPath == ["authors", "default"] && duplicate.sourcePointer == "/_templates/default")
+        #expect(Reproduction.of(duplicate) == #"for i in $(seq 2); do curl -i -X 'POST' -H 'Content-Type: application/json' --data-binary '{"name":"Ada"}' 'http://api.test/authors'; done"#)
+        // The created author advertised DELETE on itself: deleted, and checked gone.
+        #expect(outcome.summary.created == 2 && outcome.summary.deleted == 1)
+        #expect(api.requests.suffix(2) == ["DELETE /authors/1", "GET /authors/1"])
+        // The review's Location 404s: nothing advertises its DELETE, so it is listed as left behind.
+        #expect(outcome.summary.leftBehind == ["http://api.test/reviews/9"])
+        #expect(outcome.summary.requests == api.requests.count)
+    }
+
+    @Test func nothingIsSentPastTheLimitAndTheLimitIsAFinding() async {
+        let api = BuggyAPI()
+        let search = Self.write("GET", "/books", rel: "search", kind: .queryForm)
+        let cases = (1...5).map { ProbeCase(label: "size \($0)", field: "size", body: Self.object(("size", .number("\($0)")))) }
+        let outcome = await ProbeRunner(fetcher: api, options: ProbeOptions(root: Self.root, maximumRequests: 3))
+            .run(ProbePlan(entries: [Self.entry(search, cases)], skipped: []), collector: AffordanceCollector())
+        #expect(api.requests.count == 3)
+        #expect(outcome.summary.notSent == 2)
+        #expect(outcome.findings.map(\.rule) == [.crawlLimit])
+    }
+
+    @Test func anInterruptedProbeStopsSendingButStillCleansUp() async {
+        let api = BuggyAPI()
+        let interruption = CrawlInterruption()
+        let authors = Self.write("POST", "/authors", rel: "default")
+        let plan = ProbePlan(entries: [Self.entry(authors, [ProbeCase(label: "valid", body: Self.object(("name", .string("Ada"))))])], skipped: [])
+        interruption.interrupt(signal: 2)
+        let outcome = await ProbeRunner(fetcher: api, options: ProbeOptions(root: Self.root, unsafe: true, interruption: interruption))
+            .run(plan, collector: AffordanceCollector())
+        #expect(api.requests.isEmpty)
+        #expect(outcome.summary.interrupted)
+    }
+}
