@@ -52,7 +52,7 @@ come in the resource's own type (root link `type` hints are all correct).
 
 Read-only mode (`--read-only`): the root (HAL) links /items (HAL-FORMS, items 1..5, an advertised
 `_templates.default` POST that a probe without --unsafe must not send) and the templated link
-/items/{id}. Every unsafe request answers 405 (and is counted).
+/items/{id}. Every unsafe request is refused (403 for the advertised form, 405 elsewhere) and counted.
 
   5 GET /items/{id} for an unknown numeric id (0, -1, 6, huge): an unhandled KeyError, 500
     (non-numeric ids answer 404, as they should).                          -> probe-server-error
@@ -349,7 +349,9 @@ class Handler(BaseHTTPRequestHandler):
             if path == "/__reset" and method == "POST":
                 store.reset()
                 return self.send(204)
-            if self.read_only and method not in SAFE:
+            # Read-only: /items advertises (and allows) its create form, refused with 403 by
+            # policy, so that a crawl sees no broken affordance; every other write is a 405.
+            if self.read_only and method not in SAFE and path != "/items":
                 raise HTTPError(405, "this service is read-only", {"Allow": "GET, HEAD, OPTIONS"})
             routes = self.read_only_routes() if self.read_only else self.routes()
             for pattern, methods in routes:
@@ -447,7 +449,8 @@ class Handler(BaseHTTPRequestHandler):
         books = list(self.store.data["books"].items())
         start = (page - 1) * size
         shown = books[start:start + size]
-        links = [{"rel": ["self"], "href": f"/books?page={page}&size={size}"}]
+        # self is the URL asked for (/books, or /books?page=2&size=10), as written.
+        links = [{"rel": ["self"], "href": self.path}]
         if 0 < size and start + size < len(books):
             links.append({"rel": ["next"], "href": f"/books?page={page + 1}&size={size}"})
         self.send(200, {
@@ -558,9 +561,12 @@ class Handler(BaseHTTPRequestHandler):
     def read_only_routes(self):
         return [
             (r"/", {"GET": self.get_read_only_root}),
-            (r"/items", {"GET": self.get_items}),
+            (r"/items", {"GET": self.get_items, "POST": self.refuse_write}),
             (r"/items/([^/]+)", {"GET": self.get_item}),
         ]
+
+    def refuse_write(self, query):
+        raise HTTPError(403, "this demo is read-only: its create form is shown, never carried out")
 
     def get_read_only_root(self, query):
         self.send(200, {"title": "Items (read-only)",

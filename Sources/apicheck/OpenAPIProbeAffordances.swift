@@ -23,7 +23,7 @@ enum OpenAPIProbeAffordances {
             let place: RelPath = ["(openapi) \(input.operationName)"]
             func affordance(_ kind: Affordance.Kind, target: String, schema: JSONValue?, contentType: String?, examples: [JSONValue]) -> Affordance {
                 Affordance(
-                    kind: kind, method: input.method, target: target, rel: input.operationName, format: "OpenAPI", relPath: place, sourcePointer: nil,
+                    kind: kind, method: input.method, target: target, rel: input.path, format: "OpenAPI", relPath: place, sourcePointer: nil,
                     referrer: template, requestContentType: contentType, responseType: input.responseType, bodySchema: schema, examples: examples)
             }
             switch input.method {

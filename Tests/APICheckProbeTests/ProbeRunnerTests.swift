@@ -114,6 +114,31 @@ final class BuggyAPI: CrawlFetcher, Sendable {
         #expect(outcome.summary.requests == api.requests.count)
     }
 
+    /// Answers every POST with a 201 of another type than declared, or JSON that does not parse.
+    final class WrongTypes: CrawlFetcher, Sendable {
+        var isLive: Bool { true }
+        func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? { nil }
+        func fetch(_ request: FetchRequest, maximumBodyBytes: Int, timeout: Duration) async throws(FetchError) -> FetchedResponse {
+            let html = request.url.path == "/html"
+            return FetchedResponse(
+                status: 201, headers: [HTTPHeader(name: "Content-Type", value: html ? "text/html" : "application/vnd.api+json")],
+                body: Data((html ? "<p>created</p>" : "{not json").utf8))
+        }
+    }
+
+    @Test func aTypeOtherThanDeclaredOrABodyThatIsNotItsTypeIsAResponseTypeFinding() async {
+        let declared = "application/vnd.api+json"
+        let html = Self.write("POST", "/html", rel: "create", format: "JSON:API", responseType: declared)
+        let broken = Self.write("POST", "/broken", rel: "create", format: "JSON:API", responseType: declared)
+        let valid = ProbeCase(label: "valid: example 1", body: Self.object(("rating", .number("4"))))
+        let outcome = await ProbeRunner(fetcher: WrongTypes(), options: ProbeOptions(root: Self.root, unsafe: true))
+            .run(ProbePlan(entries: [Self.entry(html, [valid]), Self.entry(broken, [valid])], skipped: []), collector: AffordanceCollector())
+        let types = outcome.findings.filter { $0.rule == .probeResponseType }
+        #expect(types.map(\.url) == ["http://api.test/html", "http://api.test/broken"])
+        #expect(types.first?.expected == declared && types.first?.actual == "text/html")
+        #expect(types.last?.message.contains("not one") == true, "\(types.map(\.message))")
+    }
+
     @Test func nothingIsSentPastTheLimitAndTheLimitIsAFinding() async {
         let api = BuggyAPI()
         let search = Self.write("GET", "/books", rel: "search", kind: .queryForm)
