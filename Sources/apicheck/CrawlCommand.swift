@@ -210,11 +210,7 @@ struct CrawlCommand: AsyncParsableCommand {
         // Ctrl-C or a cancelled CI job: finish with the report of what was checked (exit 2); a
         // second signal exits at once.
         let interruption = CrawlInterruption()
-        let signals = SignalWatch(signals: [SIGINT, SIGTERM]) { number in
-            if interruption.signalNumber != nil { Foundation.exit(128 + number) }
-            interruption.interrupt(signal: number)
-            Output(fileDescriptor: STDERR_FILENO).writeError("\napicheck: stopping; writing the report of what was checked (press Ctrl-C again to quit at once)")
-        }
+        let signals = SignalWatch.interrupting(interruption, stopping: "writing the report of what was checked")
         defer { signals.cancel() }
         var options = try makeOptions()
         if shard != nil {

@@ -126,11 +126,7 @@ struct ProbeCommand: AsyncParsableCommand {
     func run() async throws {
         logLevel.bootstrap()
         let interruption = CrawlInterruption()
-        let signals = SignalWatch(signals: [SIGINT, SIGTERM]) { number in
-            if interruption.signalNumber != nil { Foundation.exit(128 + number) }
-            interruption.interrupt(signal: number)
-            Output(fileDescriptor: STDERR_FILENO).writeError("\napicheck: stopping; deleting what the probe created, then writing the report (Ctrl-C again quits at once)")
-        }
+        let signals = SignalWatch.interrupting(interruption, stopping: "deleting what the probe created, then writing the report")
         defer { signals.cancel() }
         _ = try report.loadBaseline()
         guard let rootURL = URL(string: root) else { throw ValidationError("'\(root)' is not a URL.") }
@@ -146,7 +142,8 @@ struct ProbeCommand: AsyncParsableCommand {
         crawl.interruption = interruption
         // The document before the crawl: one that does not load is bad input (exit 2).
         let document = try await openAPIFlags.loadDocument(root: rootURL, credentials: headers)
-        if let document { crawl.contract = OpenAPIContract(document: document, root: rootURL) }
+        let contract = document.map { OpenAPIContract(document: $0, root: rootURL) }
+        crawl.contract = contract
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")
         let logger = Logger(label: "apicheck.probe")
         let output = Output(fileDescriptor: STDERR_FILENO)
@@ -161,6 +158,7 @@ struct ProbeCommand: AsyncParsableCommand {
                 infersTemplates: !noInferTemplates, timeout: .milliseconds(Int64(timeout * 1000)), rules: rules, redaction: redaction,
                 interruption: interruption)
             options.maximumBodyBytes = crawl.maximumBodyBytes
+            options.contract = contract
             var writes = collector.writes
             var reads = collector.reads
             if let document {

@@ -1,3 +1,4 @@
+import APICheckCrawler
 import Dispatch
 import Foundation
 
@@ -18,5 +19,16 @@ final class SignalWatch {
 
     func cancel() {
         for source in sources { source.cancel() }
+    }
+
+    /// Ctrl-C or a cancelled CI job (SIGINT, SIGTERM) interrupts `interruption`, saying `stopping`
+    /// on standard error, and the work finishes with a report of what was done; a second signal
+    /// exits at once.
+    static func interrupting(_ interruption: CrawlInterruption, stopping: String) -> SignalWatch {
+        SignalWatch(signals: [SIGINT, SIGTERM]) { number in
+            if interruption.signalNumber != nil { Foundation.exit(128 + number) }
+            interruption.interrupt(signal: number)
+            Output(fileDescriptor: STDERR_FILENO).writeError("\napicheck: stopping; \(stopping) (press Ctrl-C again to quit at once)")
+        }
     }
 }

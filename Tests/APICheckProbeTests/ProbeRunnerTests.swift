@@ -119,6 +119,9 @@ final class BuggyAPI: CrawlFetcher, Sendable {
         var isLive: Bool { true }
         func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? { nil }
         func fetch(_ request: FetchRequest, maximumBodyBytes: Int, timeout: Duration) async throws(FetchError) -> FetchedResponse {
+            if request.url.path == "/plain" {
+                return FetchedResponse(status: 201, headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Data(#"{"ok": true}"#.utf8))
+            }
             let html = request.url.path == "/html"
             return FetchedResponse(
                 status: 201, headers: [HTTPHeader(name: "Content-Type", value: html ? "text/html" : "application/vnd.api+json")],
@@ -137,6 +140,29 @@ final class BuggyAPI: CrawlFetcher, Sendable {
         #expect(types.map(\.url) == ["http://api.test/html", "http://api.test/broken"])
         #expect(types.first?.expected == declared && types.first?.actual == "text/html")
         #expect(types.last?.message.contains("not one") == true, "\(types.map(\.message))")
+    }
+
+    /// A document that requires `id` in every 201 body.
+    struct NeedsAnID: ResponseContract {
+        func violations(of answer: ContractAnswer) -> [ContractViolation] {
+            guard answer.status == 201, answer.body.map({ String(decoding: $0, as: UTF8.self).contains("\"id\"") }) != true else { return [] }
+            return [ContractViolation(rule: .openAPIBody, expected: "POST /reviews 201: required", actual: "no id", pointer: "", message: "/ : id is required")]
+        }
+    }
+
+    @Test func anAcceptedAnswerThatBreaksTheDocumentIsAResponseTypeFinding() async {
+        let reviews = Self.write("POST", "/reviews", rel: "create", format: "JSON:API")
+        var options = ProbeOptions(root: Self.root, unsafe: true)
+        options.contract = NeedsAnID()
+        let valid = ProbeCase(label: "valid: example 1", body: Self.object(("rating", .number("4"))))
+        let withID = await ProbeRunner(fetcher: BuggyAPI(), options: options)
+            .run(ProbePlan(entries: [Self.entry(reviews, [valid])], skipped: []), collector: AffordanceCollector())
+        #expect(!withID.findings.contains { $0.rule == .probeResponseType }, "BuggyAPI's 201 has an id")
+        let plain = Self.write("POST", "/plain", rel: "create", format: "JSON:API")
+        let without = await ProbeRunner(fetcher: WrongTypes(), options: options)
+            .run(ProbePlan(entries: [Self.entry(plain, [valid])], skipped: []), collector: AffordanceCollector())
+        let finding = without.findings.first { $0.rule == .probeResponseType }
+        #expect(finding?.message.contains("which breaks the document: / : id is required") == true, "\(without.findings.map(\.message))")
     }
 
     @Test func nothingIsSentPastTheLimitAndTheLimitIsAFinding() async {

@@ -34,6 +34,9 @@ public struct ProbeOptions: Sendable {
     public var redaction: Redaction
     /// Ctrl-C: stop sending probes, clean up what was created, report what was found.
     public var interruption: CrawlInterruption?
+    /// A description of the API (`--openapi`) every accepted probe's answer is checked against:
+    /// a documented type or body it breaks is `probe-response-type`.
+    public var contract: (any ResponseContract)?
 
     public init(
         root: URL, headers: [HTTPHeader] = [], unsafe: Bool = false, seed: UInt64 = 0, budgetPerAffordance: Int = 24,

@@ -134,10 +134,25 @@ public struct ProbeRunner: Sendable {
                 message: "\(affordance.name) answered \(response.status) \(problem.message)",
                 probe: ProbeRequest(label: probeCase.label, field: probeCase.field, contentType: sent.body.contentType, body: sent.body.text)))
         }
+        if let violation = documentedTypeViolation(response, sent: sent, affordance), session.firstFailure(.probeResponseType, affordance, nil) {
+            session.findings.append(finding(
+                .probeResponseType, affordance, url: request.url, expected: violation.expected ?? "the documented response", actual: violation.actual ?? "",
+                message: "\(affordance.name) answered \(response.status), which breaks the document: \(violation.message)",
+                probe: ProbeRequest(label: probeCase.label, field: probeCase.field, contentType: sent.body.contentType, body: sent.body.text)))
+        }
         if response.status == 201 { await checkCreated(response, requestURL: request.url, affordance, probeCase, sent.body, session) }
         if affordance.method == "POST", probeCase.isValid, session.replayed.insert(affordance.target + affordance.rel).inserted {
             await replay(sent, probeCase, request, affordance, session)
         }
+    }
+
+    /// The first way an accepted answer breaks the document's type or body for it (`--openapi`).
+    private func documentedTypeViolation(_ response: FetchedResponse, sent: SentCase, _ affordance: Affordance) -> ContractViolation? {
+        guard let contract = options.contract, let url = URL(string: sent.url) else { return nil }
+        let answer = ContractAnswer(
+            method: affordance.kind == .queryForm ? "GET" : affordance.method, url: url, status: response.status, headers: response.headers,
+            body: response.isTruncated ? nil : [UInt8](response.body), requestHeaders: options.headers)
+        return contract.violations(of: answer).first { $0.rule == .openAPIContentType || $0.rule == .openAPIBody }
     }
 
     /// `null` for a field that is not required: forms have no null, and most servers read it as
