@@ -108,7 +108,7 @@ enum DefectTitle {
         case .driftCoverage:
             return "\(finding.message): record it (apicheck crawl --record) or write a stub"
         case .probeServerError:
-            return "\(finding.message): answer 4xx to input the API does not accept, never 5xx"
+            return "\(finding.message): answer 2xx to input the API accepts and 4xx to input it refuses, never 5xx"
         case .probeResponseType:
             return "\(finding.message): serve the type the affordance declares"
         case .probeAcceptsInvalid:

@@ -18,12 +18,17 @@ public struct ProbeSummary: Sendable, Hashable {
     public var deleted: Int
     /// Created resources not deleted: the API advertised no `DELETE` on them, or it failed.
     public var leftBehind: [String]
+    /// Existing resources a `PUT` or `PATCH` probe changed and then put back (the form's own
+    /// values); probes go to a resource they created first, where there is one.
+    public var restored: Int
+    /// Existing resources a probe changed and could not put back.
+    public var changed: [String]
     /// Stopped by a signal (what was created was still cleaned up).
     public var interrupted: Bool
 
     public init(
         writes: Int = 0, queryForms: Int = 0, templatedReads: Int = 0, skipped: [String] = [], requests: Int = 0, notSent: Int = 0,
-        created: Int = 0, deleted: Int = 0, leftBehind: [String] = [], interrupted: Bool = false
+        created: Int = 0, deleted: Int = 0, leftBehind: [String] = [], restored: Int = 0, changed: [String] = [], interrupted: Bool = false
     ) {
         self.writes = writes
         self.queryForms = queryForms
@@ -34,6 +39,8 @@ public struct ProbeSummary: Sendable, Hashable {
         self.created = created
         self.deleted = deleted
         self.leftBehind = leftBehind
+        self.restored = restored
+        self.changed = changed
         self.interrupted = interrupted
     }
 }

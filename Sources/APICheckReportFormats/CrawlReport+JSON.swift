@@ -80,6 +80,7 @@ extension CrawlReport {
             let counts: [(String, Int)] = [
                 ("writes", probing.writes), ("queryForms", probing.queryForms), ("templatedReads", probing.templatedReads),
                 ("requests", probing.requests), ("notSent", probing.notSent), ("created", probing.created), ("deleted", probing.deleted),
+                ("restored", probing.restored),
             ]
             members.append(
                 (
@@ -89,6 +90,7 @@ extension CrawlReport {
                             counts.map { JSONMember($0.0, .number(String($0.1))) } + [
                                 JSONMember("skipped", .array(probing.skipped.map(JSONValue.string))),
                                 JSONMember("leftBehind", .array(probing.leftBehind.map(JSONValue.string))),
+                                JSONMember("changed", .array(probing.changed.map(JSONValue.string))),
                                 JSONMember("interrupted", .bool(probing.interrupted)),
                             ]))
                 ))
@@ -237,6 +239,7 @@ extension CrawlReport {
                 templatedReads: try reader.count(object, "templatedReads"), skipped: try reader.strings(object, "skipped"),
                 requests: try reader.count(object, "requests"), notSent: try reader.count(object, "notSent"), created: try reader.count(object, "created"),
                 deleted: try reader.count(object, "deleted"), leftBehind: try reader.strings(object, "leftBehind"),
+                restored: try reader.count(object, "restored"), changed: try reader.strings(object, "changed"),
                 interrupted: try reader.bool(object, "interrupted"))
         }
         if let coverageNode = root["operationCoverage"], !coverageNode.isNull {

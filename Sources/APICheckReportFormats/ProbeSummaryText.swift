@@ -9,6 +9,7 @@ enum ProbeSummaryText {
         parts.append("\(count(probing.requests, "probe request")) sent")
         if probing.notSent > 0 { parts.append("\(probing.notSent) not sent (--max-requests)") }
         if probing.created > 0 { parts.append("\(probing.created) created, \(probing.deleted) deleted again") }
+        if probing.restored > 0 { parts.append("\(probing.restored) changed and put back") }
         if !probing.skipped.isEmpty { parts.append("\(probing.skipped.count) not probed") }
         if probing.interrupted { parts.append("interrupted") }
         return parts.joined(separator: ", ")

@@ -41,6 +41,9 @@ public struct TextReportRenderer: ReportRenderer {
         self.listsEveryOccurrence = listsEveryOccurrence
     }
 
+    /// Resources a probe left behind, listed before the rest is counted.
+    static let leftBehindListed = 3
+
     private static let incomplete: [ReportCommand: String] = [.crawl: "Crawl incomplete", .verify: "Verify incomplete", .probe: "Probe incomplete"]
 
     /// The text report with a trailing newline.
@@ -108,7 +111,15 @@ public struct TextReportRenderer: ReportRenderer {
             if !listsEveryOccurrence, probing.skipped.count > Self.coverageListed {
                 lines.append("  … and \(probing.skipped.count - Self.coverageListed) more not probed (--dry-run lists them)")
             }
-            for url in probing.leftBehind { lines.append("  left behind (no DELETE advertised, or it failed): \(clean(url))") }
+            if !probing.changed.isEmpty {
+                lines.append("  changed and not put back (the form had no values to restore, or they were refused): " + probing.changed.map(clean).joined(separator: ", "))
+            }
+            if !probing.leftBehind.isEmpty {
+                let shown = listsEveryOccurrence ? probing.leftBehind[...] : probing.leftBehind.prefix(Self.leftBehindListed)
+                let more = probing.leftBehind.count - shown.count
+                lines.append("  left behind (no DELETE advertised, or it failed): " + shown.map(clean).joined(separator: ", ")
+                    + (more > 0 ? " … and \(more) more (the JSON report lists them)" : ""))
+            }
         }
 
         if !report.errors.isEmpty {
@@ -143,7 +154,8 @@ public struct TextReportRenderer: ReportRenderer {
 
     private func describe(_ defect: Defect, display: OccurrenceDisplay) -> [String] {
         let label = style(defect.severity.rawValue, defect.severity == .error ? .red : .yellow) + "[\(defect.rule)]"
-        let noun = defect.rule == .driftCoverage || !defect.occurrences.contains { $0.rel != nil } ? "finding" : display.command.checkedThing
+        let noun = defect.rule == .driftCoverage || defect.rule.command == .probe || !defect.occurrences.contains { $0.rel != nil }
+            ? "finding" : display.command.checkedThing
         var lines = ["\(label) \(clean(defect.title)) (\(defect.count) \(plural(defect.count, noun)))"]
         if listsEveryOccurrence {
             for (finding, line) in zip(defect.occurrences, display.lines(defect.occurrences)) {

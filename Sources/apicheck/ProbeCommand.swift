@@ -79,13 +79,13 @@ struct ProbeCommand: AsyncParsableCommand {
     @Option(help: "At most this many HTTP requests in all, crawl and probes (clean-up aside).")
     var maxRequests = 10_000
 
-    @Option(help: ArgumentHelp("Probe only affordances whose place or rel contains this; repeatable.", valueName: "place-or-rel"))
+    @Option(help: ArgumentHelp("Probe only affordances whose place (root → authors → default), rel or 'METHOD rel' contains this; repeatable.", valueName: "place-or-rel"))
     var only: [String] = []
 
-    @Option(help: ArgumentHelp("Leave out affordances whose place or rel contains this; repeatable.", valueName: "place-or-rel"))
+    @Option(help: ArgumentHelp("Leave out affordances whose place, rel or 'METHOD rel' contains this; repeatable.", valueName: "place-or-rel"))
     var skip: [String] = []
 
-    @Flag(help: "Crawl, then print the affordances found and the requests a probe would send; send none.")
+    @Flag(help: "Crawl, then print the affordances found and the requests a probe would send (--verbose: all of them); send none.")
     var dryRun = false
 
     @Flag(name: .customLong("no-infer-templates"), help: "Do not infer templates from the URLs the crawl fetched.")
@@ -114,10 +114,15 @@ struct ProbeCommand: AsyncParsableCommand {
         guard let url = URL(string: root), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("'\(root)' is not an http(s) URL; give the API's root, e.g. http://localhost:8000/.")
         }
-        guard probeBudget > 0, maxRequests > 0, timeout > 0, maxDepth >= 0, (sample ?? 1) > 0 else {
-            throw ValidationError("--probe-budget, --max-requests, --timeout and --sample must be positive.")
+        for (flag, value) in [("--probe-budget", Double(probeBudget)), ("--max-requests", Double(maxRequests)), ("--timeout", timeout), ("--sample", Double(sample ?? 1))]
+        where value <= 0 {
+            throw ValidationError("\(flag) must be positive.")
         }
+        guard maxDepth >= 0 else { throw ValidationError("--max-depth must be 0 or more.") }
         _ = try credentials.parsed()
+        if dryRun, !report.formats.isEmpty || !report.outputs.isEmpty {
+            throw ValidationError("--dry-run prints the plan as text and writes no report: leave out --format and --output.")
+        }
         for text in variables where !text.contains("=") || text.hasPrefix("=") {
             throw ValidationError("--var '\(text)' is not 'name=value'.")
         }
@@ -167,8 +172,16 @@ struct ProbeCommand: AsyncParsableCommand {
                 reads += documented.filter { $0.kind == .templatedRead }
             }
             let plan = ProbePlanner(options: options).plan(writes: writes, reads: reads, fetched: collector.fetched)
+            if !(only.isEmpty && skip.isEmpty), plan.entries.isEmpty, !plan.skipped.isEmpty {
+                // A typo in --only must not pass in CI.
+                let names = plan.skipped.map { "\($0.affordance.method) \($0.affordance.rel) at \($0.affordance.place)" }
+                throw UsageError(
+                    "error: --only/--skip left no affordance to probe; the crawl found: \(names.joined(separator: "; "))\n"
+                        + "note: name one by its place (root → authors → default), its rel, or its method and rel ('POST default')")
+            }
             if dryRun {
-                FileHandle.standardOutput.write(Data(ProbePlanText.render(plan, root: redaction.url(root), seed: seed, unsafe: unsafe).utf8))
+                let text = ProbePlanText.render(plan, root: redaction.url(root), seed: seed, unsafe: unsafe, listsEveryRequest: report.verbose)
+                FileHandle.standardOutput.write(Data(text.utf8))
                 return crawlReport
             }
             if plan.entries.isEmpty {

@@ -22,14 +22,16 @@ import Testing
         #expect(edges.map { $0.body.map { JSONWriter().string($0) } } == second.edgeCases(limit: 500).map { $0.body.map { JSONWriter().string($0) } })
     }
 
-    @Test func validCasesComeExamplesFirstThenDefaultsThenGenerated() throws {
+    @Test func validCasesComeExamplesFirstThenDefaultsThenBoundsThenGenerated() throws {
         let example: JSONValue = .object([JSONMember("title", "Alien"), JSONMember("year", 1979)])
         let invalidExample: JSONValue = .object([JSONMember("title", "alien")])
         let generator = try ProbeCaseGenerator(schema: Self.movieSchema, examples: [example, invalidExample, example], seed: 7)
-        let cases = generator.validCases(limit: 4)
-        #expect(cases.count == 4)
-        #expect(cases.map(\.label).prefix(2) == ["valid: example 1", "valid: defaults"])
-        #expect(cases.dropFirst(2).allSatisfy { $0.label.hasPrefix("valid: generated (seed ") })
+        let cases = generator.validCases(limit: 6)
+        #expect(cases.count == 6)
+        #expect(cases.map(\.label).prefix(4) == ["valid: example 1", "valid: defaults", "valid: every field at its minimum", "valid: every field at its maximum"])
+        #expect(cases.dropFirst(4).allSatisfy { $0.label.hasPrefix("valid: generated #") })
+        // Every bound at once: year at its minimum 1900, title at its minLength 1.
+        #expect(cases[2].body?["year"] == .number("1900") && cases[3].body?["year"] == .number("2100"), "\(cases[2].body.map { JSONWriter().string($0) } ?? "")")
         #expect(cases.first?.body == example)
         #expect(Set(cases.compactMap(\.body)).count == cases.count)
         let validator = try Self.validator(Self.movieSchema)

@@ -165,6 +165,66 @@ final class BuggyAPI: CrawlFetcher, Sendable {
         #expect(finding?.message.contains("which breaks the document: / : id is required") == true, "\(without.findings.map(\.message))")
     }
 
+    /// `/things/1` exists before the probe; POST creates more; PUT renames any.
+    final class Things: CrawlFetcher, Sendable {
+        let names = Mutex([1: "Original"])
+        let puts = Mutex<[String]>([])
+        var isLive: Bool { true }
+        func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? { nil }
+        func fetch(_ request: FetchRequest, maximumBodyBytes: Int, timeout: Duration) async throws(FetchError) -> FetchedResponse {
+            let name: String? = if case .string(let name)? = (try? JSONParser().parseValue([UInt8](request.body)))?["name"] { name } else { nil }
+            let id = Int(request.url.lastPathComponent) ?? 0
+            let json = [HTTPHeader(name: "Content-Type", value: "application/json")]
+            switch request.method {
+            case "POST":
+                let created = names.withLock { names in
+                    let id = names.count + 1
+                    names[id] = name ?? "?"
+                    return id
+                }
+                return FetchedResponse(status: 201, headers: json + [HTTPHeader(name: "Location", value: "/things/\(created)")], body: Data("{}".utf8))
+            case "PUT":
+                puts.withLock { $0.append(request.url.path + " " + (name ?? "-")) }
+                names.withLock { $0[id] = name ?? "?" }
+                return FetchedResponse(status: 200, headers: json, body: Data("{}".utf8))
+            default:
+                return FetchedResponse(status: names.withLock { $0[id] } == nil ? 404 : 200, headers: json, body: Data("{}".utf8))
+            }
+        }
+    }
+
+    static func edit(examples: [JSONValue]) -> Affordance {
+        var edit = write("PUT", "/things/1", rel: "edit")
+        edit.examples = examples
+        return edit
+    }
+
+    @Test func anEditFormIsProbedOnAResourceTheProbeCreatedNotOnTheAPIsOwn() async {
+        let api = Things()
+        let rename = ProbeCase(label: "valid: generated #1", body: Self.object(("name", .string("probe"))))
+        let plan = ProbePlan(entries: [
+            Self.entry(Self.write("POST", "/things", rel: "create"), [rename]),
+            Self.entry(Self.edit(examples: [Self.object(("name", .string("Original")))]), [rename]),
+        ], skipped: [])
+        let outcome = await ProbeRunner(fetcher: api, options: ProbeOptions(root: Self.root, unsafe: true)).run(plan, collector: AffordanceCollector())
+        #expect(api.puts.withLock { $0 } == ["/things/2 probe"], "the thing the probe created, not /things/1")
+        #expect(api.names.withLock { $0[1] } == "Original")
+        #expect(outcome.summary.restored == 0 && outcome.summary.changed == [])
+    }
+
+    @Test func anExistingResourceAProbeChangedIsPutBackOrListed() async {
+        let rename = ProbeCase(label: "valid: generated #1", body: Self.object(("name", .string("probe"))))
+        let api = Things()
+        let restored = await ProbeRunner(fetcher: api, options: ProbeOptions(root: Self.root, unsafe: true))
+            .run(ProbePlan(entries: [Self.entry(Self.edit(examples: [Self.object(("name", .string("Original")))]), [rename])], skipped: []), collector: AffordanceCollector())
+        #expect(api.puts.withLock { $0 } == ["/things/1 probe", "/things/1 Original"])
+        #expect(api.names.withLock { $0[1] } == "Original")
+        #expect(restored.summary.restored == 1 && restored.summary.changed == [])
+        let changed = await ProbeRunner(fetcher: Things(), options: ProbeOptions(root: Self.root, unsafe: true))
+            .run(ProbePlan(entries: [Self.entry(Self.edit(examples: []), [rename])], skipped: []), collector: AffordanceCollector())
+        #expect(changed.summary.changed == ["http://api.test/things/1"], "no values to put back: listed")
+    }
+
     @Test func nothingIsSentPastTheLimitAndTheLimitIsAFinding() async {
         let api = BuggyAPI()
         let search = Self.write("GET", "/books", rel: "search", kind: .queryForm)

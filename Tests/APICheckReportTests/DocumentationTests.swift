@@ -53,7 +53,7 @@ import Testing
         report.requestHeaderNames = ["Authorization"]
         report.sampling = [SampledKind(kind: "root → items[*]", seen: 9, checked: 3)]
         report.operationCoverage = OperationCoverage(total: 3, unreached: ["GET /movies/{id}/cast"])
-        report.probing = ProbeSummary(writes: 2, queryForms: 1, templatedReads: 3, skipped: ["x"], requests: 9, created: 1, leftBehind: ["u"])
+        report.probing = ProbeSummary(writes: 2, queryForms: 1, templatedReads: 3, skipped: ["x"], requests: 9, created: 1, leftBehind: ["u"], restored: 1, changed: ["c"])
         let written = try JSONParser().parseValue(Array(JSONReportRenderer().render(report).utf8))
 
         #expect(keys(written) == keys(schema["properties"]))

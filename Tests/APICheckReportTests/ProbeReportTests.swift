@@ -47,11 +47,16 @@ import Testing
         let report = Self.report()
         let text = TextReportRenderer(useColor: false).render(report)
         #expect(text.contains("apicheck 1.2.3 probe of "))
-        #expect(text.contains("error[probe-server-error] POST default (HAL-FORMS) answered 500 to the same valid body sent twice: answer 4xx to input the API does not accept, never 5xx"), "\(text)")
+        #expect(text.contains("error[probe-server-error] POST default (HAL-FORMS) answered 500 to the same valid body sent twice: answer 2xx to input the API accepts and 4xx to input it refuses, never 5xx"), "\(text)")
         #expect(text.contains("--data-binary '{\"name\":\"Ada\"}' 'http://localhost:8000/authors'; done"))
         #expect(text.contains("Probed: 4 write affordances, 1 search form, 3 templated reads, 120 probe requests sent, 3 created, 2 deleted again, 1 not probed"), "\(text)")
         #expect(text.contains("  not probed: PUT edit (HAL-FORMS) at root → authors → edit: --skip edit"))
-        #expect(text.contains("  left behind (no DELETE advertised, or it failed): http://localhost:8000/reviews/9"))
+        #expect(text.contains("  left behind (no DELETE advertised, or it failed): http://localhost:8000/reviews/9\n"))
+        #expect(text.contains("answered 500 to the same valid body sent twice: answer 2xx to input the API accepts and 4xx to input it refuses, never 5xx (1 finding)"), "\(text)")
+        var many = report
+        many.probing?.leftBehind = (1...5).map { "http://localhost:8000/reviews/\($0)" }
+        #expect(TextReportRenderer().render(many).contains(
+            "left behind (no DELETE advertised, or it failed): http://localhost:8000/reviews/1, http://localhost:8000/reviews/2, http://localhost:8000/reviews/3 … and 2 more (the JSON report lists them)"))
         let junit = JUnitReportRenderer().render(report)
         for rule in [RuleID.probeServerError, .probeResponseType, .probeAcceptsInvalid, .probeCreatedResolves] {
             #expect(junit.contains("testsuite name=\"apicheck.\(rule.rawValue)\""), "\(rule) has its suite")

@@ -99,8 +99,8 @@ public final class AffordanceCollector: CrawlObserver {
             bodySchema: schema, examples: example.isEmpty ? [] : [.object(example)])
     }
 
-    /// A `GET` link whose href is a template with at least one variable outside a query (a query
-    /// alone, `{?page}`, is a search the crawl already expands).
+    /// A `GET` link whose href is a template (`/items/{id}`, and `/books{?page,size}` too: edge
+    /// values in a query crash servers as well; a read probe only ever reports a 5xx).
     static func read(_ link: Link, relPath: RelPath, referrer: String) -> Affordance? {
         guard let template = link.template, !template.variableNames.isEmpty,
             let absolute = absoluteTemplate(template.source, base: link.base)

@@ -67,9 +67,6 @@ extension ProbeCaseGenerator {
         if !kinds.isEmpty, !kinds.contains("array") {
             result.append(draft("a list instead of one value", .array([current ?? .string("probe")]), aim: "type"))
         }
-        if let wrong = Self.wrongTypeValue(kinds: kinds) {
-            result.append(draft("wrong type (\(FieldFacts.jsonType(of: wrong)))", wrong, aim: "type"))
-        }
         if facts.types.contains("integer") { result.append(draft("fraction (0.5)", .number("0.5"), aim: "type")) }
 
         // Past each bound, then the pattern, options and format broken.
@@ -94,6 +91,9 @@ extension ProbeCaseGenerator {
                 let text = EdgeValues.text(count: maxLength + 1, cycling: currentText)
                 result.append(draft("maxLength + 1 (\(EdgeValues.characters(maxLength + 1)))", .string(text), aim: "maxLength"))
             }
+        }
+        if let wrong = Self.wrongTypeValue(kinds: kinds) {
+            result.append(draft("wrong type (\(FieldFacts.jsonType(of: wrong)))", wrong, aim: "type"))
         }
         let elements = kinds.contains("array") ? sampleElements(of: current, at: facts) : []
         if kinds.contains("array") {

@@ -34,8 +34,15 @@ public struct ProbeCaseGenerator: Sendable {
 
     /// Up to `limit` bodies the schema accepts, without repeats: the examples given and the
     /// schema's own `examples` (those that validate), then one built from defaults, constants and
-    /// first options, then generated ones (`valid: generated (seed 7)`: that seed replays it).
+    /// first options, every field at its minimum, every field at its maximum, then generated ones
+    /// (`valid: generated #3`: the third draw of the generator's seed).
     public func validCases(limit: Int) -> [ProbeCase] {
+        validCases(limit: limit, atBounds: true)
+    }
+
+    /// `atBounds`: with the bodies of every field at its minimum and at its maximum (the base body
+    /// they start from is itself the first case without them).
+    func validCases(limit: Int, atBounds: Bool) -> [ProbeCase] {
         var cases: [ProbeCase] = []
         var seen: Set<[UInt8]> = []
         func add(_ label: String, _ generated: JSONValue) -> Bool {
@@ -48,12 +55,18 @@ public struct ProbeCaseGenerator: Sendable {
         if case .array(let own)? = schema["examples"] { declaredExamples += own }
         for (index, example) in declaredExamples.enumerated() { _ = add("valid: example \(index + 1)", example) }
         if let defaults = defaultsBody() { _ = add("valid: defaults", defaults) }
+        // Every field at its lower bound at once, then at its upper one: off-by-one bugs (a
+        // division by a count that may be 0) on the happy path, one request each.
+        if atBounds, let base = baseBody() {
+            if let lowest = boundaryBody(base, lower: true) { _ = add("valid: every field at its minimum", lowest) }
+            if let highest = boundaryBody(base, lower: false) { _ = add("valid: every field at its maximum", highest) }
+        }
         // A schema with few distinct instances repeats itself: stop after a bounded number of tries.
         var offset: UInt64 = 0
         while cases.count < limit, offset < UInt64(limit) + 16 {
             let instanceSeed = seed &+ offset
             offset += 1
-            if let body = try? generator.validInstance(seed: instanceSeed) { _ = add("valid: generated (seed \(instanceSeed))", body) }
+            if let body = try? generator.validInstance(seed: instanceSeed) { _ = add("valid: generated #\(offset)", body) }
         }
         return cases
     }
@@ -82,7 +95,7 @@ public struct ProbeCaseGenerator: Sendable {
     /// the schema names that can be added without making it invalid, so each field has a value
     /// to vary. `{}` for an object schema nothing satisfies, `nil` for another.
     func baseBody() -> JSONValue? {
-        guard var base = validCases(limit: 1).first?.body else {
+        guard var base = validCases(limit: 1, atBounds: false).first?.body else {
             return schema["properties"] != nil || schema["type"] == .string("object") ? .object([]) : nil
         }
         guard case .object = base else { return base }
@@ -107,6 +120,30 @@ public struct ProbeCaseGenerator: Sendable {
             }
         }
         return base
+    }
+
+    /// `base` with each field that has a bound (`minimum`/`maximum`, `minLength`/`maxLength`) at
+    /// it, where that keeps the body valid; `nil` when no field has one.
+    func boundaryBody(_ base: JSONValue, lower: Bool) -> JSONValue? {
+        guard case .object = base else { return nil }
+        var body = base
+        var moved = false
+        for field in fields() {
+            guard let name = field.name else { continue }
+            var value: JSONValue?
+            if let bound = lower ? field.minimum : field.maximum { value = .number(bound) }
+            let current: String = if case .string(let text)? = body[name] { text } else { "" }
+            if value == nil, let length = lower ? field.minLength : field.maxLength, length <= EdgeValues.longTextLength {
+                value = .string(EdgeValues.text(count: length, cycling: current))
+            }
+            guard let value else { continue }
+            let candidate = Self.setting(name, to: value, in: body)
+            if validator.isValid(candidate) {
+                body = candidate
+                moved = true
+            }
+        }
+        return moved ? body : nil
     }
 
     /// `body` with each fractional number of its top level rounded to a whole one where that

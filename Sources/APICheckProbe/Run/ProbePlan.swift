@@ -9,6 +9,11 @@ public struct ProbePlan: Sendable {
     public struct Entry: Sendable {
         public var affordance: Affordance
         public var requests: [PlannedRequest]
+
+        public init(affordance: Affordance, requests: [PlannedRequest]) {
+            self.affordance = affordance
+            self.requests = requests
+        }
     }
 
     /// An affordance left out, and why (`needs --unsafe`, `--skip`, another host).
@@ -81,7 +86,7 @@ public struct ProbePlanner: Sendable {
 
     /// Why an affordance is not probed, or `nil`.
     func exclusion(of affordance: Affordance) -> String? {
-        let names = [affordance.place, affordance.rel]
+        let names = [affordance.place, affordance.rel, "\(affordance.method) \(affordance.rel)"]
         if !options.only.isEmpty, !options.only.contains(where: { only in names.contains { $0.contains(only) } }) {
             return "not named by --only"
         }

@@ -4,18 +4,20 @@ public enum ProbePlanText {
     /// Requests listed per affordance before the rest is counted.
     static let listedRequests = 8
 
-    public static func render(_ plan: ProbePlan, root: String, seed: UInt64, unsafe: Bool) -> String {
+    /// `listsEveryRequest` (`--verbose`): every planned request, not the first few of each.
+    public static func render(_ plan: ProbePlan, root: String, seed: UInt64, unsafe: Bool, listsEveryRequest: Bool = false) -> String {
         var lines = ["Probe plan for \(root) (seed \(seed)\(unsafe ? ", --unsafe" : "")): \(plan.entries.count) \(plural(plan.entries.count, "affordance")), \(plan.requestCount) \(plural(plan.requestCount, "request")) planned"]
         for entry in plan.entries {
             let affordance = entry.affordance
             lines.append("")
             lines.append("\(affordance.name) at \(affordance.place)")
             lines.append("  \(affordance.kind == .templatedRead ? "template" : "target") \(affordance.target)")
-            for request in entry.requests.prefix(listedRequests) {
-                lines.append("  \(request.method) \(request.url)  # \(request.label)")
+            let listed = listsEveryRequest ? entry.requests[...] : entry.requests.prefix(listedRequests)
+            for request in listed {
+                lines.append("  \(line(request, affordance))  # \(request.label)")
             }
-            if entry.requests.count > listedRequests {
-                lines.append("  … and \(entry.requests.count - listedRequests) more")
+            if listed.count < entry.requests.count {
+                lines.append("  … and \(entry.requests.count - listed.count) more (--verbose lists them)")
             }
         }
         if !plan.skipped.isEmpty {
@@ -24,8 +26,23 @@ public enum ProbePlanText {
             for skipped in plan.skipped { lines.append("  \(skipped.affordance.name) at \(skipped.affordance.place): \(skipped.reason)") }
         }
         lines.append("")
-        lines.append("Nothing was sent but the crawl (--dry-run). The answers add requests: a create sent twice, shrinking, fetching and deleting what was created.")
+        lines.append("Nothing was sent but the crawl (--dry-run). At run time the answers add requests (a create sent twice, shrinking, fetching, deleting and restoring), and edge cases are drawn again from the first body the server accepts.")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `POST url {"name":"x"}`, `GET url?size=0`: what is sent, the body cut at 120 characters.
+    static func line(_ request: PlannedRequest, _ affordance: Affordance) -> String {
+        guard let probeCase = request.probeCase else { return "\(request.method) \(request.url)" }
+        if affordance.kind == .queryForm { return "GET \(QueryForm.url(request.url, with: probeCase.body))" }
+        let body = ProbeBody(probeCase, for: affordance)
+        var text = body.text ?? "(no body)"
+        if text.count > 120 { text = String(text.prefix(117)) + "…" }
+        let type = switch probeCase.contentType {
+        case .declared: ""
+        case .none: " (no Content-Type)"
+        case .other(let other): " (Content-Type: \(other))"
+        }
+        return "\(request.method) \(request.url) \(text)\(type)"
     }
 
     /// Why a plan is empty, and what to do.

@@ -43,6 +43,9 @@ extension ProbeRunner {
             }
             smallest.body = shrunk.body
         }
+        // Two cases that shrink to the same request are one bug found twice (a valid body that
+        // crashes at `copies: 0`, and `copies: min (0)`): reported once.
+        guard session.firstShrunk(rule, affordance, smallest.body) else { return }
         let body = ProbeBody(smallest, for: affordance)
         let url = affordance.method == "GET" ? QueryForm.url(request.url, with: smallest.body) : request.url
         let verb = rule == .probeAcceptsInvalid ? "accepted (\(lastActual)) a body that breaks \(probeCase.breaks ?? "its constraints"):" : "answered \(lastActual) to"

@@ -36,7 +36,11 @@ public struct ProbeRunner: Sendable {
 
     public func run(_ plan: ProbePlan, collector: AffordanceCollector, progress: (@Sendable (Progress) -> Void)? = nil) async -> Outcome {
         let session = ProbeSession(plan: plan, collector: collector)
-        entries: for entry in plan.entries {
+        // Changes probes made to resources that existed before, to undo at the end.
+        var restored: [Affordance] = []
+        entries: for planned in plan.entries {
+            let entry = onOwnResource(planned, session)
+            defer { if entry.affordance.target == planned.affordance.target { restored.append(entry.affordance) } }
             for request in await requests(of: entry, session) {
                 guard !isInterrupted else { break entries }
                 guard session.sent < options.maximumRequests else {
@@ -52,11 +56,43 @@ public struct ProbeRunner: Sendable {
             }
         }
         session.interrupted = isInterrupted
+        for affordance in restored { await restore(affordance, session) }
         await cleanUp(session)
         return Outcome(findings: options.rules.apply(to: session.findings + limitFindings(session)), summary: session.summary)
     }
 
     var isInterrupted: Bool { options.interruption?.signalNumber != nil }
+
+    /// A `PUT` or `PATCH` form probed on a resource the probe created of the same kind, when there
+    /// is one, instead of on the API's own data; the entry unchanged otherwise.
+    private func onOwnResource(_ entry: ProbePlan.Entry, _ session: ProbeSession) -> ProbePlan.Entry {
+        guard ["PUT", "PATCH"].contains(entry.affordance.method), entry.affordance.kind == .write,
+            let own = session.created.first(where: { TargetShape.of($0.url) == TargetShape.of(entry.affordance.target) && $0.url != entry.affordance.target })
+        else { return entry }
+        var moved = entry
+        moved.affordance.target = own.url
+        moved.requests = entry.requests.map { request in
+            var request = request
+            request.url = own.url
+            return request
+        }
+        return moved
+    }
+
+    /// Puts back the form's own values (the resource's state when the crawl saw it) after probing
+    /// a `PUT` or `PATCH` on a resource the probe did not create; when it has none, or the API
+    /// refuses them, the resource is listed as changed.
+    private func restore(_ affordance: Affordance, _ session: ProbeSession) async {
+        guard ["PUT", "PATCH"].contains(affordance.method), affordance.kind == .write, session.touched.contains(affordance.target) else { return }
+        if let original = affordance.examples.first {
+            let body = ProbeBody(ProbeCase(label: "restore", body: original), for: affordance)
+            if case .response(let answer) = await send(affordance.method, affordance.target, body: body, session), (200..<300).contains(answer.status) {
+                session.restored += 1
+                return
+            }
+        }
+        session.changed.append(affordance.target)
+    }
 
     /// The entry's requests, as sent: for a form, its valid cases first, then edge cases drawn
     /// again from the first valid body the server accepted (a base it refuses would make every
@@ -82,7 +118,7 @@ public struct ProbeRunner: Sendable {
     // MARK: Reads
 
     private func probeRead(_ request: PlannedRequest, of affordance: Affordance, _ session: ProbeSession) async {
-        let exchange = await send("GET", request.url, body: nil, session)
+        let exchange = await send("GET", request.url, body: nil, session, label: request.label)
         guard case .serverError(let actual) = Verdict.ofAnswer(exchange), session.firstFailure(.probeServerError, affordance, request.field) else { return }
         session.findings.append(finding(
             .probeServerError, affordance, url: request.url, expected: "a 4xx (or 2xx), never a 5xx", actual: actual,
@@ -199,10 +235,13 @@ public struct ProbeRunner: Sendable {
         let body = ProbeBody(probeCase, for: affordance)
         if affordance.method == "GET" {
             let url = QueryForm.url(request.url, with: probeCase.body)
-            return SentCase(body: body, url: url, exchange: await send("GET", url, body: nil, session))
+            return SentCase(body: body, url: url, exchange: await send("GET", url, body: nil, session, label: probeCase.label))
         }
-        let exchange = await send(affordance.method, request.url, body: body, session)
+        let exchange = await send(affordance.method, request.url, body: body, session, label: probeCase.label)
         if case .response(let response) = exchange, response.status == 201 { session.noteCreated(response, requestURL: request.url) }
+        if case .response(let response) = exchange, (200..<300).contains(response.status), ["PUT", "PATCH"].contains(affordance.method) {
+            session.touched.insert(request.url)
+        }
         return SentCase(body: body, url: request.url, exchange: exchange)
     }
 
@@ -212,7 +251,7 @@ public struct ProbeRunner: Sendable {
         case notSent
     }
 
-    func send(_ method: String, _ url: String, body: ProbeBody?, _ session: ProbeSession, counted: Bool = true) async -> Exchange {
+    func send(_ method: String, _ url: String, body: ProbeBody?, _ session: ProbeSession, label: String = "") async -> Exchange {
         guard let target = URL(string: url), ProbePlanner.origin(of: url) == ProbePlanner.origin(of: options.root.absoluteString) else { return .notSent }
         var headers = options.headers
         if let contentType = body?.contentType { headers.append(HTTPHeader(name: "Content-Type", value: contentType)) }
@@ -221,7 +260,10 @@ public struct ProbeRunner: Sendable {
             let response = try await fetcher.fetch(
                 FetchRequest(method: method, url: target, headers: headers, body: body?.data ?? Data()), maximumBodyBytes: options.maximumBodyBytes,
                 timeout: options.timeout)
-            logger.debug("probe", metadata: ["method": "\(method)", "url": "\(options.redaction.url(url))", "status": "\(response.status)"])
+            logger.debug("probe", metadata: [
+                "method": "\(method)", "url": "\(options.redaction.url(url))", "status": "\(response.status)", "case": "\(label)",
+                "body": "\(body?.text.map(options.redaction.text).map { String($0.prefix(200)) } ?? "")",
+            ])
             return .response(response)
         } catch {
             logger.debug("probe failed", metadata: ["method": "\(method)", "url": "\(options.redaction.url(url))", "error": "\(error)"])

@@ -1,5 +1,6 @@
 import APICheckCrawler
 import APICheckFindings
+import APICheckJSON
 import APICheckModel
 import Foundation
 
@@ -18,6 +19,11 @@ final class ProbeSession {
     /// Created resources, in order, with whether the API advertises DELETE on them.
     var created: [(url: String, deletable: Bool?)] = []
     var deleted = 0
+    /// Existing resources a PUT or PATCH probe changed (2xx), restored after, and those it could
+    /// not restore.
+    var touched: Set<String> = []
+    var restored = 0
+    var changed: [String] = []
     var interrupted = false
 
     init(plan: ProbePlan, collector: AffordanceCollector) {
@@ -29,6 +35,22 @@ final class ProbeSession {
     func firstFailure(_ rule: RuleID, _ affordance: Affordance, _ field: String?) -> Bool {
         failed.insert("\(rule) \(affordance.method) \(affordance.target) \(affordance.rel) \(field ?? "")").inserted
     }
+
+    /// True the first time `rule` fails at `affordance` with a shrunk body of this shape: its
+    /// members and values, strings counted as alike (what shrinking leaves of them is arbitrary).
+    func firstShrunk(_ rule: RuleID, _ affordance: Affordance, _ body: JSONValue?) -> Bool {
+        func shape(_ value: JSONValue) -> String {
+            switch value {
+            case .string: return "string"
+            case .object(let members): return "{" + members.map { "\($0.key):\(shape($0.value))" }.sorted().joined(separator: ",") + "}"
+            case .array(let elements): return "[" + elements.map(shape).joined(separator: ",") + "]"
+            default: return JSONWriter().string(value)
+            }
+        }
+        return shrunk.insert("\(rule) \(affordance.method) \(affordance.target) \(affordance.rel) \(body.map(shape) ?? "-")").inserted
+    }
+
+    private var shrunk: Set<String> = []
 
     /// Remembers what a 201 names, to delete it at the end.
     func noteCreated(_ response: FetchedResponse, requestURL: String) {
@@ -43,7 +65,7 @@ final class ProbeSession {
             templatedReads: plan.entries.filter { $0.affordance.kind == .templatedRead }.count,
             skipped: plan.skipped.map { "\($0.affordance.name) at \($0.affordance.place): \($0.reason)" },
             requests: sent, notSent: notSent, created: created.count, deleted: deleted,
-            leftBehind: created.filter { $0.deletable != true }.map(\.url), interrupted: interrupted)
+            leftBehind: created.filter { $0.deletable != true }.map(\.url), restored: restored, changed: changed, interrupted: interrupted)
     }
 }
 
