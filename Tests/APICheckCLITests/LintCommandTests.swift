@@ -149,7 +149,7 @@ import Testing
     @Test func aMistypedCommandGetsASuggestion() throws {
         let result = try CLI.run(["lnt", "stubs"])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("Error: Unknown command 'lnt'. Did you mean 'lint'? Commands: init, lint, show, serve, import, record, verify, crawl, report, schema."), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: Unknown command 'lnt'. Did you mean 'lint'? Commands: init, lint, show, serve, import, record, verify, crawl, probe, report, schema."), "\(result.stderr)")
     }
 
     @Test func knownOptionsAndValuesPass() throws {

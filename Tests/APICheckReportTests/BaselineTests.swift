@@ -71,7 +71,7 @@ import Testing
         (#"{"schemaVersion": 1, "entries": [{"fingerprint": "xyz", "rule": "link-resolves", "method": "GET", "url": "u"}]}"#,
          "b.json:1:50: error: a fingerprint is 16 lower-case hex digits"),
         (#"{"schemaVersion": 1, "entries": [{"fingerprint": "d78fc725aa0100e9", "rule": "nope", "method": "GET", "url": "u"}]}"#,
-         "b.json:1:78: error: unknown rule \"nope\"; valid rules: link-resolves, method-valid, type-matches, type-syntax, body-schema, content-type-present, self-consistent, duplicate-rel, format-shape, template-valid, crawl-limit, drift-status, drift-type, drift-links, drift-shape, drift-header, drift-coverage, openapi-operation, openapi-status, openapi-content-type, openapi-body, openapi-header"),
+         "b.json:1:78: error: unknown rule \"nope\"; valid rules: link-resolves, method-valid, type-matches, type-syntax, body-schema, content-type-present, self-consistent, duplicate-rel, format-shape, template-valid, crawl-limit, drift-status, drift-type, drift-links, drift-shape, drift-header, drift-coverage, openapi-operation, openapi-status, openapi-content-type, openapi-body, openapi-header, probe-server-error, probe-response-type, probe-accepts-invalid, probe-created-resolves"),
         (#"{"schemaVersion": 1, "entries": [1]}"#, "b.json:1:34: error: expected a baseline entry to be an object, found a number"),
     ])
     func badFilesAreLocated(text: String, message: String) {

@@ -18,9 +18,12 @@ import Testing
     @Test func everyRuleBelongsToItsCommandsAndOnlyBodySchemaToBoth() {
         let crawl = RuleID.rules(of: .crawl)
         let verify = RuleID.rules(of: .verify)
+        let probe = RuleID.rules(of: .probe)
         // Both check live bodies against their profiles; every other rule is one command's.
         #expect(Set(crawl).intersection(verify) == [.bodySchema])
-        #expect(Set(crawl).union(verify) == Set(RuleID.allCases))
+        // A probe crawls first: its reports list the crawl's rules and its own.
+        #expect(Set(probe) == Set(crawl).union([.probeServerError, .probeResponseType, .probeAcceptsInvalid, .probeCreatedResolves]))
+        #expect(Set(crawl).union(verify).union(probe) == Set(RuleID.allCases))
         #expect(verify.allSatisfy { $0.rawValue.hasPrefix("drift-") || $0 == .bodySchema })
         #expect(RuleID.allCases.allSatisfy { $0.commands.contains($0.command) })
     }

@@ -4,16 +4,17 @@ import APICheckSpool
 import Testing
 
 @Suite struct RuleConfigurationTests {
-    @Test func theTwentyTwoRuleIDsAndTheirDefaults() {
+    @Test func theTwentySixRuleIDsAndTheirDefaults() {
         let expected: [String: Severity] = [
             "link-resolves": .error, "method-valid": .error, "type-matches": .error, "type-syntax": .warning,
             "body-schema": .error, "content-type-present": .error, "self-consistent": .warning, "duplicate-rel": .warning, "format-shape": .warning,
             "template-valid": .error, "crawl-limit": .warning, "drift-status": .error, "drift-type": .error, "drift-links": .error,
             "drift-shape": .error, "drift-header": .error, "drift-coverage": .warning,
             "openapi-operation": .warning, "openapi-status": .error, "openapi-content-type": .error, "openapi-body": .error, "openapi-header": .warning,
+            "probe-server-error": .error, "probe-response-type": .error, "probe-accepts-invalid": .warning, "probe-created-resolves": .error,
         ]
         #expect(Set(RuleID.allCases.map(\.rawValue)) == Set(expected.keys))
-        #expect(RuleID.allCases.count == 22)
+        #expect(RuleID.allCases.count == 26)
         for rule in RuleID.allCases {
             #expect(rule.defaultSeverity == expected[rule.rawValue], "\(rule)")
             #expect(!rule.summary.isEmpty && !rule.explanation.isEmpty && !rule.example.isEmpty, "\(rule)")
