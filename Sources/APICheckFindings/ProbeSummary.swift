@@ -18,8 +18,8 @@ public struct ProbeSummary: Sendable, Hashable {
     public var deleted: Int
     /// Created resources not deleted: the API advertised no `DELETE` on them, or it failed.
     public var leftBehind: [String]
-    /// Existing resources a `PUT` or `PATCH` probe changed and then put back (the form's own
-    /// values); probes go to a resource they created first, where there is one.
+    /// Existing resources a `PUT` or `PATCH` probe changed and then put back as read before;
+    /// probes go to a resource they created first, where there is one.
     public var restored: Int
     /// Existing resources a probe changed and could not put back.
     public var changed: [String]

@@ -23,6 +23,10 @@ extension Redaction {
         result.declaredType = finding.declaredType.map(text)
         result.servedType = finding.servedType.map(text)
         result.rel = finding.rel.map(text)
+        if let probe = finding.probe {
+            result.probe?.label = text(probe.label)
+            result.probe?.body = probe.body.map(text)
+        }
         if !relPathRedacted { result.relPath = redactedLabels(finding.relPath) }
         return result
     }
@@ -54,6 +58,11 @@ extension Redaction {
         var result = report
         result.root = url(report.root)
         result.setFindings(report.findings.map(finding))
+        if let probing = report.probing {
+            result.probing?.leftBehind = probing.leftBehind.map(url)
+            result.probing?.changed = probing.changed.map(url)
+            result.probing?.skipped = probing.skipped.map(text)
+        }
         // Usually nothing is left to redact: then the checks keep their (shared) storage.
         if report.checks.redaction == self {
             // Redacted as they were collected.

@@ -62,7 +62,10 @@ public class StubURLProtocol: URLProtocol {
         }
     }
 
-    override public func stopLoading() {}
+    /// The task was cancelled (or finished): its held answer, if any, is not kept for a cut.
+    override public func stopLoading() {
+        if let (answer, interceptor) = held.withLock({ $0 }) { interceptor.release(answer) }
+    }
 
     private func deliver(_ delivery: StubInterceptor.Delivery) {
         switch delivery.content {

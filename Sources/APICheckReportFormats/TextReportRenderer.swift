@@ -112,7 +112,7 @@ public struct TextReportRenderer: ReportRenderer {
                 lines.append("  … and \(probing.skipped.count - Self.coverageListed) more not probed (--dry-run lists them)")
             }
             if !probing.changed.isEmpty {
-                lines.append("  changed and not put back (the form had no values to restore, or they were refused): " + probing.changed.map(clean).joined(separator: ", "))
+                lines.append("  changed and not put back (it could not be read before, or the API refused it back): " + probing.changed.map(clean).joined(separator: ", "))
             }
             if !probing.leftBehind.isEmpty {
                 let shown = listsEveryOccurrence ? probing.leftBehind[...] : probing.leftBehind.prefix(Self.leftBehindListed)

@@ -180,7 +180,8 @@ struct ProbeCommand: AsyncParsableCommand {
                         + "note: name one by its place (root → authors → default), its rel, or its method and rel ('POST default')")
             }
             if dryRun {
-                let text = ProbePlanText.render(plan, root: redaction.url(root), seed: seed, unsafe: unsafe, listsEveryRequest: report.verbose)
+                let text = ProbePlanText.render(
+                    plan, root: redaction.url(root), seed: seed, unsafe: unsafe, listsEveryRequest: report.verbose, redaction: redaction)
                 FileHandle.standardOutput.write(Data(text.utf8))
                 return crawlReport
             }

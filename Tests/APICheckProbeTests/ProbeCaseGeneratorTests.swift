@@ -188,4 +188,19 @@ import Testing
         let broken: JSONValue = .object([JSONMember("type", "object"), JSONMember("minLength", "ten")])
         #expect(throws: JSONSchemaError.self) { try ProbeCaseGenerator(schema: broken, seed: 1) }
     }
+
+    /// A hostile form's bounds cost nothing: no string of its minLength, no list of its maxItems.
+    @Test func hostileBoundsAreNotProbed() throws {
+        let schema: JSONValue = .object([
+            JSONMember("type", "object"),
+            JSONMember("properties", .object([
+                JSONMember("name", .object([JSONMember("type", "string"), JSONMember("minLength", .number("100000000000"))])),
+                JSONMember("tags", .object([JSONMember("type", "array"), JSONMember("maxItems", .number("9223372036854775807"))])),
+            ])),
+        ])
+        let cases = try ProbeCaseGenerator(schema: schema, seed: 1).edgeCases(limit: 200)
+        #expect(!cases.isEmpty)
+        #expect(cases.allSatisfy { ($0.body.map { JSONWriter().string($0).utf8.count } ?? 0) < 200_000 })
+        #expect(!cases.contains { $0.label.hasPrefix("name: minLength") || $0.label.hasPrefix("tags: maxItems") })
+    }
 }

@@ -188,14 +188,16 @@ final class BuggyAPI: CrawlFetcher, Sendable {
                 names.withLock { $0[id] = name ?? "?" }
                 return FetchedResponse(status: 200, headers: json, body: Data("{}".utf8))
             default:
-                return FetchedResponse(status: names.withLock { $0[id] } == nil ? 404 : 200, headers: json, body: Data("{}".utf8))
+                guard let name = names.withLock({ $0[id] }) else { return FetchedResponse(status: 404, headers: json, body: Data("{}".utf8)) }
+                return FetchedResponse(status: 200, headers: json, body: Data(#"{"name": "\#(name)", "_links": {"self": {"href": "/things/\#(id)"}}}"#.utf8))
             }
         }
     }
 
-    static func edit(examples: [JSONValue]) -> Affordance {
-        var edit = write("PUT", "/things/1", rel: "edit")
-        edit.examples = examples
+    /// An edit form of `/things/1` (or of `path`) whose body has a `name`.
+    static func edit(_ path: String = "/things/1") -> Affordance {
+        var edit = write("PUT", path, rel: "edit")
+        edit.bodySchema = .object([JSONMember("type", .string("object")), JSONMember("properties", .object([JSONMember("name", .object([]))]))])
         return edit
     }
 
@@ -204,7 +206,7 @@ final class BuggyAPI: CrawlFetcher, Sendable {
         let rename = ProbeCase(label: "valid: generated #1", body: Self.object(("name", .string("probe"))))
         let plan = ProbePlan(entries: [
             Self.entry(Self.write("POST", "/things", rel: "create"), [rename]),
-            Self.entry(Self.edit(examples: [Self.object(("name", .string("Original")))]), [rename]),
+            Self.entry(Self.edit(), [rename]),
         ], skipped: [])
         let outcome = await ProbeRunner(fetcher: api, options: ProbeOptions(root: Self.root, unsafe: true)).run(plan, collector: AffordanceCollector())
         #expect(api.puts.withLock { $0 } == ["/things/2 probe"], "the thing the probe created, not /things/1")
@@ -216,13 +218,44 @@ final class BuggyAPI: CrawlFetcher, Sendable {
         let rename = ProbeCase(label: "valid: generated #1", body: Self.object(("name", .string("probe"))))
         let api = Things()
         let restored = await ProbeRunner(fetcher: api, options: ProbeOptions(root: Self.root, unsafe: true))
-            .run(ProbePlan(entries: [Self.entry(Self.edit(examples: [Self.object(("name", .string("Original")))]), [rename])], skipped: []), collector: AffordanceCollector())
+            .run(ProbePlan(entries: [Self.entry(Self.edit(), [rename])], skipped: []), collector: AffordanceCollector())
+        // Read before (its name, the member the form sends), probed, put back as read.
         #expect(api.puts.withLock { $0 } == ["/things/1 probe", "/things/1 Original"])
         #expect(api.names.withLock { $0[1] } == "Original")
         #expect(restored.summary.restored == 1 && restored.summary.changed == [])
+        // /things/9 does not answer GET until the probe's PUT makes it: nothing to put back, listed.
         let changed = await ProbeRunner(fetcher: Things(), options: ProbeOptions(root: Self.root, unsafe: true))
-            .run(ProbePlan(entries: [Self.entry(Self.edit(examples: []), [rename])], skipped: []), collector: AffordanceCollector())
-        #expect(changed.summary.changed == ["http://api.test/things/1"], "no values to put back: listed")
+            .run(ProbePlan(entries: [Self.entry(Self.edit("/things/9"), [rename])], skipped: []), collector: AffordanceCollector())
+        #expect(changed.summary.changed == ["http://api.test/things/9"], "not read before: listed")
+    }
+
+    /// A search that answers 201 naming a resource with a DELETE: probed without --unsafe, never
+    /// deleted; a URL our own client refuses is no server error.
+    final class OddAnswers: CrawlFetcher, Sendable {
+        let methods = Mutex<[String]>([])
+        var isLive: Bool { true }
+        func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? { nil }
+        func fetch(_ request: FetchRequest, maximumBodyBytes: Int, timeout: Duration) async throws(FetchError) -> FetchedResponse {
+            methods.withLock { $0.append(request.method) }
+            if request.url.query?.contains("bad") == true { throw FetchError(.invalidURL, "refused by the client") }
+            return FetchedResponse(
+                status: 201, headers: [HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "Location", value: "/things/1")],
+                body: Data(#"{"_links": {"self": {"href": "/things/1"}}, "_templates": {"delete": {"method": "DELETE"}}}"#.utf8))
+        }
+    }
+
+    @Test func aSearchNeverCreatesNorDeletesAndAURLOurClientRefusesIsNoServerError() async {
+        let api = OddAnswers()
+        let search = Self.write("GET", "/things", rel: "search", kind: .queryForm)
+        let cases = [
+            ProbeCase(label: "q: valid", field: "q", body: Self.object(("q", .string("x")))),
+            ProbeCase(label: "q: refused", field: "q", body: Self.object(("q", .string("bad")))),
+        ]
+        let outcome = await ProbeRunner(fetcher: api, options: ProbeOptions(root: Self.root))
+            .run(ProbePlan(entries: [Self.entry(search, cases)], skipped: []), collector: AffordanceCollector())
+        #expect(api.methods.withLock { $0 } == ["GET", "GET"], "no DELETE, no check of what a search 'created'")
+        #expect(outcome.summary.created == 0)
+        #expect(outcome.findings.isEmpty, "\(outcome.findings.map(\.message))")
     }
 
     @Test func nothingIsSentPastTheLimitAndTheLimitIsAFinding() async {

@@ -83,7 +83,8 @@ extension ProbeCaseGenerator {
             if let bound = facts.exclusiveMaximum { result.append(draft("exclusive max (\(bound))", .number(bound), aim: "exclusiveMaximum")) }
         }
         if textual {
-            if let minLength = facts.minLength, minLength > 0 {
+            // Bounds past the longest text a probe sends are not probed (a hostile minLength).
+            if let minLength = facts.minLength, minLength > 0, minLength <= EdgeValues.longTextLength {
                 let text = EdgeValues.text(count: minLength - 1, cycling: currentText)
                 result.append(draft("minLength - 1 (\(EdgeValues.characters(minLength - 1)))", .string(text), aim: "minLength"))
             }
@@ -97,10 +98,10 @@ extension ProbeCaseGenerator {
         }
         let elements = kinds.contains("array") ? sampleElements(of: current, at: facts) : []
         if kinds.contains("array") {
-            if let minItems = facts.minItems, minItems > 0, let list = Self.cycling(elements, count: minItems - 1) {
+            if let minItems = facts.minItems, minItems > 0, minItems <= EdgeValues.longTextLength, let list = Self.cycling(elements, count: minItems - 1) {
                 result.append(draft("minItems - 1 (\(Self.items(minItems - 1)))", .array(list), aim: "minItems"))
             }
-            if let maxItems = facts.maxItems, let list = Self.cycling(elements, count: maxItems + 1) {
+            if let maxItems = facts.maxItems, maxItems < EdgeValues.longTextLength, let list = Self.cycling(elements, count: maxItems + 1) {
                 result.append(draft("maxItems + 1 (\(Self.items(maxItems + 1)))", .array(list), aim: "maxItems"))
             }
             let itemKinds = facts.itemTypes.contains("integer") ? facts.itemTypes.union(["number"]) : facts.itemTypes
@@ -120,7 +121,7 @@ extension ProbeCaseGenerator {
             if let maximum = facts.maximum { result.append(draft("max (\(maximum))", .number(maximum), aim: nil)) }
         }
         if textual {
-            if let minLength = facts.minLength, minLength > 0 {
+            if let minLength = facts.minLength, minLength > 0, minLength <= EdgeValues.longTextLength {
                 let text = EdgeValues.text(count: minLength, cycling: currentText)
                 result.append(draft("minLength (\(EdgeValues.characters(minLength)))", .string(text), aim: nil))
             }

@@ -1,3 +1,5 @@
+import APICheckModel
+
 /// `apicheck probe --dry-run`: the affordances found and the requests a probe would send, for
 /// people, before anything unsafe happens.
 public enum ProbePlanText {
@@ -5,16 +7,19 @@ public enum ProbePlanText {
     static let listedRequests = 8
 
     /// `listsEveryRequest` (`--verbose`): every planned request, not the first few of each.
-    public static func render(_ plan: ProbePlan, root: String, seed: UInt64, unsafe: Bool, listsEveryRequest: Bool = false) -> String {
+    /// Targets, URLs and bodies pass through `redaction`, as a report's do.
+    public static func render(
+        _ plan: ProbePlan, root: String, seed: UInt64, unsafe: Bool, listsEveryRequest: Bool = false, redaction: Redaction = Redaction()
+    ) -> String {
         var lines = ["Probe plan for \(root) (seed \(seed)\(unsafe ? ", --unsafe" : "")): \(plan.entries.count) \(plural(plan.entries.count, "affordance")), \(plan.requestCount) \(plural(plan.requestCount, "request")) planned"]
         for entry in plan.entries {
             let affordance = entry.affordance
             lines.append("")
             lines.append("\(affordance.name) at \(affordance.place)")
-            lines.append("  \(affordance.kind == .templatedRead ? "template" : "target") \(affordance.target)")
+            lines.append("  \(affordance.kind == .templatedRead ? "template" : "target") \(redaction.url(affordance.target))")
             let listed = listsEveryRequest ? entry.requests[...] : entry.requests.prefix(listedRequests)
             for request in listed {
-                lines.append("  \(line(request, affordance))  # \(request.label)")
+                lines.append("  \(redaction.text(line(request, affordance)))  # \(redaction.text(request.label))")
             }
             if listed.count < entry.requests.count {
                 lines.append("  … and \(entry.requests.count - listed.count) more (--verbose lists them)")

@@ -14,6 +14,11 @@ extension ProbeRunner {
         if !session.created.contains(where: { $0.url == created }) { session.created.append((created, nil)) }
         guard let index = session.created.firstIndex(where: { $0.url == created }), session.created[index].deletable == nil else { return }
         let exchange = await send("GET", created, body: nil, session)
+        // Another host (or a URL our client cannot send): not checked, not a finding.
+        if case .notSent = Verdict.ofAnswer(exchange) {
+            session.created[index].deletable = false
+            return
+        }
         guard case .response(let answer) = exchange, (200..<300).contains(answer.status) else {
             session.created[index].deletable = false
             guard session.firstFailure(.probeCreatedResolves, affordance, nil) else { return }
@@ -59,6 +64,8 @@ extension ProbeRunner {
                 continue
             }
             session.deleted += 1
+            // 202: the deletion happens later, so it may well be there still.
+            guard answer.status != 202 else { continue }
             // Gone? Asked once per kind of resource: the others are deleted the same way.
             guard checkedKinds.insert(TargetShape.of(created.url)).inserted else { continue }
             let after = await send("GET", created.url, body: nil, session)

@@ -33,7 +33,7 @@ extension ProbeRunner {
         if let body = probeCase.body, options.shrinkAttempts > 0 {
             let budget = min(options.shrinkAttempts, max(0, options.maximumRequests - session.sent))
             let shrunk = await ProbeShrinker.shrink(body, maximumAttempts: budget) { candidate in
-                guard candidate != body, keeps(candidate) else { return false }
+                guard candidate != body, keeps(candidate), !isInterrupted, session.sent < options.maximumRequests else { return false }
                 var attempt = probeCase
                 attempt.body = candidate
                 let sent = await sendCase(attempt, request, affordance, session)

@@ -37,10 +37,13 @@ public struct ProbeRunner: Sendable {
     public func run(_ plan: ProbePlan, collector: AffordanceCollector, progress: (@Sendable (Progress) -> Void)? = nil) async -> Outcome {
         let session = ProbeSession(plan: plan, collector: collector)
         // Changes probes made to resources that existed before, to undo at the end.
-        var restored: [Affordance] = []
+        var restored: [(affordance: Affordance, original: JSONValue?)] = []
         entries: for planned in plan.entries {
             let entry = onOwnResource(planned, session)
-            defer { if entry.affordance.target == planned.affordance.target { restored.append(entry.affordance) } }
+            if entry.affordance.target == planned.affordance.target, ["PUT", "PATCH"].contains(entry.affordance.method), entry.affordance.kind == .write {
+                // The API's own resource: what it holds now is what is put back after.
+                restored.append((entry.affordance, await snapshot(entry.affordance, session)))
+            }
             for request in await requests(of: entry, session) {
                 guard !isInterrupted else { break entries }
                 guard session.sent < options.maximumRequests else {
@@ -56,7 +59,7 @@ public struct ProbeRunner: Sendable {
             }
         }
         session.interrupted = isInterrupted
-        for affordance in restored { await restore(affordance, session) }
+        for (affordance, original) in restored { await restore(affordance, to: original, session) }
         await cleanUp(session)
         return Outcome(findings: options.rules.apply(to: session.findings + limitFindings(session)), summary: session.summary)
     }
@@ -79,12 +82,26 @@ public struct ProbeRunner: Sendable {
         return moved
     }
 
-    /// Puts back the form's own values (the resource's state when the crawl saw it) after probing
-    /// a `PUT` or `PATCH` on a resource the probe did not create; when it has none, or the API
-    /// refuses them, the resource is listed as changed.
-    private func restore(_ affordance: Affordance, _ session: ProbeSession) async {
-        guard ["PUT", "PATCH"].contains(affordance.method), affordance.kind == .write, session.touched.contains(affordance.target) else { return }
-        if let original = affordance.examples.first {
+    /// The resource a `PUT` or `PATCH` form changes, as it is before any probe: its JSON members
+    /// that the form's body has (all of them when the form names none); `nil` when it cannot be
+    /// read. One GET.
+    private func snapshot(_ affordance: Affordance, _ session: ProbeSession) async -> JSONValue? {
+        guard case .response(let answer) = await send("GET", affordance.target, body: nil, session, label: "snapshot before probing"),
+            (200..<300).contains(answer.status), !answer.isTruncated,
+            case .object(let members)? = try? JSONParser(maximumDepth: 64).parseValue([UInt8](answer.body))
+        else { return nil }
+        guard case .object(let properties)? = affordance.bodySchema?["properties"] else { return .object(members) }
+        let names = Set(properties.map(\.key))
+        let kept = members.filter { names.contains($0.key) }
+        return kept.isEmpty ? nil : .object(kept)
+    }
+
+    /// Puts back what the resource held before a `PUT` or `PATCH` probe changed it (its own
+    /// members, read before probing); when it could not be read, or the API refuses it back, the
+    /// resource is listed as changed. Never a document's example or a form's partial values.
+    private func restore(_ affordance: Affordance, to original: JSONValue?, _ session: ProbeSession) async {
+        guard session.touched.contains(affordance.target) else { return }
+        if let original {
             let body = ProbeBody(ProbeCase(label: "restore", body: original), for: affordance)
             if case .response(let answer) = await send(affordance.method, affordance.target, body: body, session), (200..<300).contains(answer.status) {
                 session.restored += 1
@@ -176,7 +193,7 @@ public struct ProbeRunner: Sendable {
                 message: "\(affordance.name) answered \(response.status), which breaks the document: \(violation.message)",
                 probe: ProbeRequest(label: probeCase.label, field: probeCase.field, contentType: sent.body.contentType, body: sent.body.text)))
         }
-        if response.status == 201 { await checkCreated(response, requestURL: request.url, affordance, probeCase, sent.body, session) }
+        if response.status == 201, affordance.kind == .write { await checkCreated(response, requestURL: request.url, affordance, probeCase, sent.body, session) }
         if affordance.method == "POST", probeCase.isValid, session.replayed.insert(affordance.target + affordance.rel).inserted {
             await replay(sent, probeCase, request, affordance, session)
         }
@@ -238,7 +255,10 @@ public struct ProbeRunner: Sendable {
             return SentCase(body: body, url: url, exchange: await send("GET", url, body: nil, session, label: probeCase.label))
         }
         let exchange = await send(affordance.method, request.url, body: body, session, label: probeCase.label)
-        if case .response(let response) = exchange, response.status == 201 { session.noteCreated(response, requestURL: request.url) }
+        // Only writes create (and get deleted again): a search that answers 201 is never cleaned up.
+        if case .response(let response) = exchange, response.status == 201, affordance.kind == .write {
+            session.noteCreated(response, requestURL: request.url)
+        }
         if case .response(let response) = exchange, (200..<300).contains(response.status), ["PUT", "PATCH"].contains(affordance.method) {
             session.touched.insert(request.url)
         }

@@ -80,6 +80,8 @@ enum Verdict {
     static func ofAnswer(_ exchange: ProbeRunner.Exchange) -> Verdict {
         switch exchange {
         case .notSent: .notSent
+        // Refused by our own HTTP client (a URL it cannot send): nothing reached the server.
+        case .failed(let error) where error.kind == .invalidURL || error.kind == .unsupportedScheme: .notSent
         case .failed(let error): .serverError(error.description)
         case .response(let response) where response.status >= 500: .serverError("\(response.status)")
         case .response(let response) where (200..<300).contains(response.status): .success(response)
