@@ -211,7 +211,7 @@ let package = Package(
             name: "apicheck-fuzz",
             dependencies: [
                 "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckTemplates", "APICheckCrawler", "APICheckServer", "APICheckSchema",
-                "APICheckHypermedia", "APICheckOpenAPI", .product(name: "Logging", package: "swift-log"),
+                "APICheckHypermedia", "APICheckOpenAPI", "APICheckProbe", "APICheckFindings", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["CLI"])),
             ]

@@ -16,6 +16,7 @@ enum FuzzTarget: String, CaseIterable {
     case template
     case schema
     case openapi
+    case probe
 
     var summary: String {
         switch self {
@@ -31,6 +32,7 @@ enum FuzzTarget: String, CaseIterable {
         case .template: "a Mustache template: lint (TemplateRenderer.diagnose), then render it"
         case .schema: "a JSON Schema compiled, then instances validated: schema, a '--' line, one instance per line; byte 1 picks the draft"
         case .openapi: "an OpenAPI document (YAML or JSON) read with OpenAPIDocumentReader: a document or a located error"
+        case .probe: "apicheck probe's plan from one crawled answer (byte 0: media type and budget): origin, budget and size bounds"
         }
     }
 
@@ -49,6 +51,7 @@ enum FuzzTarget: String, CaseIterable {
         case .template: TemplateFuzzer.run(data)
         case .schema: SchemaFuzzer.run(data)
         case .openapi: OpenAPIFuzzer.run(data)
+        case .probe: ProbeFuzzer.run(data)
         }
     }
 }
