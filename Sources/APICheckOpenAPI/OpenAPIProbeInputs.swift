@@ -27,9 +27,15 @@ extension OpenAPIDocument {
     /// A `$ref` nested deeper than this, or going round, is inlined as `{}` (anything).
     static let maximumInlinedReferences = 12
 
-    /// Every operation's request inputs, in document order.
+    /// OpenAPI's own order of the methods of a path item.
+    static let methodOrder = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE", "QUERY"]
+
+    /// Every operation's request inputs, by path, then in OpenAPI's order of methods: the same
+    /// order every run, so the same `--seed` plans the same requests.
     public var probeInputs: [OpenAPIProbeInput] {
-        operations.map { operation in
+        let order = { (method: String) in Self.methodOrder.firstIndex(of: method) ?? Self.methodOrder.count }
+        let sorted = operations.sorted { ($0.path, order($0.method), $0.method) < ($1.path, order($1.method), $1.method) }
+        return sorted.map { operation in
             var input = OpenAPIProbeInput(
                 method: operation.method, path: operation.path, basePaths: operation.basePaths ?? basePaths, operationName: operation.name,
                 bodyExamples: [], pathParameters: [], responseType: nil)
