@@ -37,8 +37,17 @@ struct OperationBuilder {
         for member in node["paths"]?.members ?? [] where rawPathKeys[OpenAPIKit.OpenAPI.Path(rawValue: member.key)] == nil {
             rawPathKeys[OpenAPIKit.OpenAPI.Path(rawValue: member.key)] = member.key
         }
+        // In the document's own order (its raw nodes keep it; decoded dictionaries may not): the
+        // same order every run, for coverage lists and the probe's plans.
+        var ordered: [(OpenAPIKit.OpenAPI.Path, OpenAPIKit.OpenAPI.PathItem.Map.Value)] = []
+        var seen: Set<OpenAPIKit.OpenAPI.Path> = []
+        for member in node["paths"]?.members ?? [] {
+            let path = OpenAPIKit.OpenAPI.Path(rawValue: member.key)
+            if let item = document.paths[path], seen.insert(path).inserted { ordered.append((path, item)) }
+        }
+        for (path, item) in document.paths where !seen.contains(path) { ordered.append((path, item)) }
         var operations: [OpenAPIOperation] = []
-        for (path, item) in document.paths {
+        for (path, item) in ordered {
             let rawPath = rawPathKeys[path] ?? path.rawValue
             let itemPointer = try follow("/paths/" + JSONPointer.escape(rawPath), what: "path item")
             let pathItem = try resolve(item, at: itemPointer)
