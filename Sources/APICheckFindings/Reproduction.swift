@@ -82,6 +82,8 @@ public enum Reproduction {
         var parts = ["curl", method == "HEAD" ? "-I" : "-i"]
         // Braces and brackets are curl's URL globbing unless turned off.
         if url.contains(where: { "{}[]".contains($0) }) { parts.append("-g") }
+        // curl squashes `/../` and `/./` unless told not to; the probe sent them as written.
+        if hasDotSegment(url) { parts.append("--path-as-is") }
         if method != "GET" && method != "HEAD" { parts += ["-X", quoted(method)] }
         for name in headers { parts += ["-H", "\"\(name): $\(variableName(for: name))\""] }
         if let body {
@@ -90,6 +92,12 @@ public enum Reproduction {
         }
         parts.append(quoted(url))
         return parts.joined(separator: " ")
+    }
+
+    /// Whether the URL's path has a `.` or `..` segment.
+    static func hasDotSegment(_ url: String) -> Bool {
+        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        return path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3).contains { $0 == "." || $0 == ".." }
     }
 
     /// `command` sent `times` times in a row (a duplicate create fails on the second).

@@ -41,6 +41,10 @@ import Testing
         #expect(Reproduction.of(Self.duplicate, headers: ["Authorization"])
             == #"for i in $(seq 2); do curl -i -X 'POST' -H "Authorization: $AUTHORIZATION" -H 'Content-Type: application/json' --data-binary '{"name":"Ada"}' 'http://localhost:8000/authors'; done"#)
         #expect(Reproduction.of(Self.size) == "curl -i 'http://localhost:8000/books?size=0'")
+        var traversal = Self.size
+        traversal.url = "http://localhost:8000/items/../etc?x=../"
+        #expect(Reproduction.of(traversal) == "curl -i --path-as-is 'http://localhost:8000/items/../etc?x=../'", "curl sends the dot segment as the probe did")
+        #expect(Reproduction.curl(method: "GET", url: "http://h/a..b/c") == "curl -i 'http://h/a..b/c'")
     }
 
     @Test func everyFormatNamesTheProbeRules() {
