@@ -44,6 +44,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // HTTPS and HTTP/2 (serve --tls, --cacert): AsyncHTTPClient already builds both; the local CA
+        // is made with swift-certificates on swift-crypto.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.0"),
         // OpenAPI documents (crawl --openapi). Without its ExternalLoading trait, which compiles much
         // more slowly and is not used: external $refs are read by APICheckOpenAPI itself.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
@@ -161,23 +168,43 @@ let package = Package(
                 .product(name: "Yams", package: "Yams", condition: .when(traits: ["OpenAPI"])),
             ]
         ),
+        // TLS identities: a local CA and server certificates made with swift-certificates (kept in a
+        // folder, issued again when needed), PEM chains and keys read and checked, the client's trust
+        // (--cacert, --insecure) and why a server's certificate was refused.
+        .target(
+            name: "APICheckTLS",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["CLI"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["CLI"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["CLI"])),
+            ]
+        ),
         // The live fetcher: AsyncHTTPClient, kept apart so the engine and its tests need no HTTP stack.
         .target(
             name: "APICheckHTTPFetcher",
             dependencies: [
-                "APICheckCrawler", "APICheckModel",
+                "APICheckCrawler", "APICheckModel", "APICheckTLS",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The stub server: SwiftNIO HTTP/1.1 directly (no framework), hot reload, admin API.
+        // The stub server: SwiftNIO HTTP/1.1 directly (no framework), HTTPS and HTTP/2 (ALPN, h2c),
+        // hot reload, admin API.
         .target(
             name: "APICheckServer",
             dependencies: [
-                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckResponder",
+                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckResponder", "APICheckTLS",
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),
@@ -189,7 +216,7 @@ let package = Package(
             name: "apicheck",
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
-                "APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckHypermedia", "APICheckVerifier", "APICheckServer", "APICheckRecording", "APICheckSchema", "APICheckOpenAPI", "APICheckProbe", "CAPICheckMalloc",
+                "APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckHypermedia", "APICheckVerifier", "APICheckServer", "APICheckRecording", "APICheckSchema", "APICheckOpenAPI", "APICheckProbe", "APICheckTLS", "CAPICheckMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),

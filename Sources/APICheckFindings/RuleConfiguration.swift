@@ -14,6 +14,9 @@ public struct RuleConfiguration: Sendable, Hashable {
     public var overrides: [RuleID: RuleLevel]
     /// `--strict`: warnings fail the crawl too (exit code 1).
     public var strict: Bool
+    /// `--insecure`: the run did not check the API's TLS certificates (issuer, dates, host name),
+    /// so it says nothing about them. Reports show it.
+    public var insecureTLS = false
 
     /// Every rule at its default severity, unless `overrides` says otherwise.
     public init(overrides: [RuleID: RuleLevel] = [:], strict: Bool = false) {

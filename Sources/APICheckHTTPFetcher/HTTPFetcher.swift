@@ -1,11 +1,13 @@
 import APICheckCrawler
 import APICheckModel
+import APICheckTLS
 import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// Crawls a live API over HTTP/1.1 with AsyncHTTPClient.
@@ -17,9 +19,14 @@ import Synchronization
 public struct HTTPFetcher: CrawlFetcher {
     private let client: HTTPClient
     private let logger: Logger
+    /// What the client trusts; a refused certificate is explained against it.
+    private let trust: ClientTrust
+    /// Why each `host:port`'s certificate was refused, found once (a crawl meets it on every link).
+    private let refusals = CertificateRefusals()
 
-    init(client: HTTPClient, logger: Logger) {
+    init(client: HTTPClient, trust: ClientTrust = .system, logger: Logger) {
         self.client = client
+        self.trust = trust
         // AsyncHTTPClient logs every request at debug: that is the crawl's trace level.
         var clientLogger = logger
         if clientLogger.logLevel > .trace { clientLogger.logLevel = max(clientLogger.logLevel, .info) }
@@ -71,6 +78,8 @@ public struct HTTPFetcher: CrawlFetcher {
             return FetchedResponse(status: Int(response.status.code), headers: headers, body: body, isTruncated: truncated)
         } catch let error as HTTPClientError {
             throw Self.fetchError(error)
+        } catch where Self.isCertificateRefusal(error) {
+            throw FetchError(.connectionFailed, await refusals.explain(error, url: request.url, trust: trust))
         } catch {
             throw FetchError(.connectionFailed, Self.connectionFailure(error, url: request.url))
         }
@@ -123,6 +132,13 @@ public struct HTTPFetcher: CrawlFetcher {
 
     public func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? { nil }
 
+    /// A TLS handshake that failed on the server's certificate (not a reset or a timeout).
+    static func isCertificateRefusal(_ error: any Error) -> Bool {
+        if let extra = error as? NIOSSLExtraError { return extra == .failedToValidateHostname }
+        if case NIOSSLError.handshakeFailed(let underlying) = error { return "\(underlying)".contains("CERTIFICATE_VERIFY_FAILED") }
+        return false
+    }
+
     /// What went wrong connecting, in words a user can act on (NIO's own descriptions name
     /// system calls and errno values).
     static func connectionFailure(_ error: any Error, url: URL) -> String {
@@ -171,8 +187,11 @@ public struct HTTPFetcher: CrawlFetcher {
 /// Runs `body` with a live fetcher whose HTTP client is shut down afterwards, whatever happens.
 ///
 /// `concurrency` sizes the connection pool (one HTTP/1.1 connection per request in flight).
+///
+/// `trust` says which certificates HTTPS servers may present (`--cacert`, `--insecure`); a CA file
+/// that cannot be read throws ``APICheckTLS/TLSSetupError`` before any request.
 public func withHTTPFetcher<Result: Sendable>(
-    concurrency: Int, connectTimeout: Duration = .seconds(10), logger: Logger,
+    concurrency: Int, connectTimeout: Duration = .seconds(10), trust: ClientTrust = .system, logger: Logger,
     _ body: (HTTPFetcher) async throws -> Result
 ) async throws -> Result {
     var configuration = HTTPClient.Configuration(
@@ -182,13 +201,33 @@ public func withHTTPFetcher<Result: Sendable>(
         decompression: .enabled(limit: .ratio(100))
     )
     configuration.httpVersion = .http1Only
+    configuration.tlsConfiguration = try trust.tlsConfiguration()
     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     do {
-        let result = try await body(HTTPFetcher(client: client, logger: logger))
+        let result = try await body(HTTPFetcher(client: client, trust: trust, logger: logger))
         try await client.shutdown()
         return result
     } catch {
         try? await client.shutdown()
         throw error
+    }
+}
+
+/// Why servers' certificates were refused, one explanation per `host:port` (found with a second
+/// handshake that checks nothing: ``APICheckTLS/CertificateDiagnosis``).
+private final class CertificateRefusals: Sendable {
+    private let explained = Mutex<[String: String]>([:])
+
+    func explain(_ error: any Error, url: URL, trust: ClientTrust) async -> String {
+        let host = url.host ?? "localhost"
+        let port = url.port ?? 443
+        let key = "\(host):\(port)"
+        if let known = explained.withLock({ $0[key] }) { return known }
+        let reason =
+            await CertificateDiagnosis.explain(host: host, port: port, trust: trust)
+            ?? "the server's certificate was refused (\(error)); pass the CA that signed it with --cacert FILE, or --insecure to skip the check"
+        let message = "TLS: \(reason)"
+        explained.withLock { $0[key] = message }
+        return message
     }
 }

@@ -309,12 +309,13 @@ extension RuleConfiguration {
         .object([
             JSONMember("strict", .bool(strict)),
             JSONMember("rules", .object(RuleID.allCases.sorted().map { JSONMember($0.rawValue, .string(level(for: $0).rawValue)) })),
-        ])
+        ] + (insecureTLS ? [JSONMember("insecureTLS", .bool(true))] : []))
     }
 
     fileprivate init(_ node: JSONNode, reader: ReportJSONReader) throws(ReportDecodingError) {
         let object = try reader.object(node, "\"configuration\"")
         self.init(strict: try reader.bool(object, "strict"))
+        if object["insecureTLS"] != nil { insecureTLS = try reader.bool(object, "insecureTLS") }
         guard let rules = object["rules"] else { return }
         guard let members = rules.members else {
             throw reader.error("expected \"rules\" to be an object of rule id to level, found \(rules.typeName)", at: rules.position)

@@ -42,6 +42,7 @@ public struct MarkdownReportRenderer: ReportRenderer {
         context.append("started \(ReportTime.iso8601(report.startTime))")
         context.append("\(ReportTime.secondsText(report.duration)) s")
         if report.configuration.strict { context.append("strict (warnings fail)") }
+        if report.configuration.insecureTLS { context.append("**TLS certificates not checked (--insecure)**") }
         context.append("\(md(report.tool.name)) \(md(report.tool.version))")
         lines.append(context.joined(separator: " · "))
         lines.append("")

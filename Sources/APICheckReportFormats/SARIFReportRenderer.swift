@@ -61,6 +61,7 @@ public struct SARIFReportRenderer: ReportRenderer {
         var properties: [JSONMember] = [JSONMember("root", .string(report.root))]
         if let shard = report.shard { properties.append(JSONMember("shard", .string(shard.description))) }
         properties.append(JSONMember("strict", .bool(report.configuration.strict)))
+        if report.configuration.insecureTLS { properties.append(JSONMember("insecureTLS", .bool(true))) }
         if let baseline = report.baseline { properties.append(JSONMember("suppressedByBaseline", .number(String(baseline.suppressed)))) }
 
         let run: JSONValue = .object([

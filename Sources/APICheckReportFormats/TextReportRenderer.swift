@@ -142,6 +142,11 @@ public struct TextReportRenderer: ReportRenderer {
             }
         }
 
+        if report.configuration.insecureTLS {
+            lines.append("")
+            lines.append(style("warning:", .yellow) + " --insecure: TLS certificates were not checked (issuer, dates, host name); pass --cacert FILE to check them against a private CA")
+        }
+
         if let warning = report.nothingCheckedWarning {
             lines.append("")
             lines.append(style("warning:", .yellow) + " " + clean(warning))

@@ -26,6 +26,9 @@ package final class ServerCore: Sendable {
     /// Request bodies held in memory across connections (``StubServer/Limits/maximumBodyMemory``).
     let bodyMemory: BodyMemoryBudget
     static let serverHeader = "apicheck"
+    /// `https` when the server speaks TLS: requests' scheme for `match-host` stubs.
+    let scheme: String
+    let defaultPort: Int
     /// Each event loop and its state (`Date` line, response cache, journal names), touched only on it.
     private let loops: [ObjectIdentifier: (loop: any EventLoop, state: NIOLoopBound<LoopState>)]
     /// Set when the server stops: no more work is handed to its event loops.
@@ -45,6 +48,8 @@ package final class ServerCore: Sendable {
         self.logger = logger
         self.baseURL = baseURL
         self.baseURLValue = URL(string: baseURL) ?? URL(fileURLWithPath: "/")
+        self.scheme = configuration.tls == nil ? "http" : "https"
+        self.defaultPort = configuration.tls == nil ? 80 : 443
         self.rewriters = rewriters
         self.threadPool = NIOThreadPool.singleton
         self.bodyMemory = BodyMemoryBudget(
@@ -73,7 +78,7 @@ package final class ServerCore: Sendable {
     /// Sets up one accepted connection on its event loop: NIO's HTTP/1 decoder bounded by the
     /// configured limits, then the stub handler. The fuzzer (`apicheck-fuzz server`) feeds raw
     /// bytes to exactly this pipeline on an `EmbeddedChannel`.
-    package func addConnectionHandlers(to channel: any Channel) throws {
+    package func addConnectionHandlers(to channel: any Channel, transport: Transport = .cleartext) throws {
         var decoderLimits = NIOHTTPDecoderLimitConfiguration()
         decoderLimits.maxHeaderFieldSize = configuration.limits.maximumHeaderBytes
         decoderLimits.maxHeaderListSize = configuration.limits.maximumHeaderBytes
@@ -82,7 +87,7 @@ package final class ServerCore: Sendable {
         try pipeline.addHandler(
             ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: decoderLimits))
         )
-        try pipeline.addHandler(StubHTTPHandler(core: self, loopState: loopState(for: channel.eventLoop)))
+        try pipeline.addHandler(StubHTTPHandler(core: self, loopState: loopState(for: channel.eventLoop), transport: transport))
     }
 
     // MARK: The served set
@@ -175,9 +180,9 @@ package final class ServerCore: Sendable {
         if uri.utf8.first != UInt8(ascii: "/"), uri.hasPrefix("http://") || uri.hasPrefix("https://"), let url = URL(string: uri) {
             return StubRequest(method: head.method.rawValue, url: url, headers: headers, body: data)
         }
-        guard let host else { return StubRequest(method: head.method.rawValue, target: uri, headers: headers, body: data, scheme: "http") }
+        guard let host else { return StubRequest(method: head.method.rawValue, target: uri, headers: headers, body: data, scheme: scheme) }
         let (name, port) = Self.splitHost(host)
-        return StubRequest(method: head.method.rawValue, target: uri, headers: headers, body: data, scheme: "http", host: name, port: port ?? 80)
+        return StubRequest(method: head.method.rawValue, target: uri, headers: headers, body: data, scheme: scheme, host: name, port: port ?? defaultPort)
     }
 
     /// `example.com:8080` → (`example.com`, 8080); `[::1]:80` → (`::1`, 80). Lower-cases only when

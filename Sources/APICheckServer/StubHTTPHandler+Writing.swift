@@ -190,6 +190,8 @@ extension StubHTTPHandler {
                 complete()
             case .sizeOnly:
                 complete()
+            case .file(let descriptor, let size) where !self.transport.sendsFileRegions:
+                self.streamFile(descriptor: descriptor, size: size, context: context, then: complete)
             case .file(let descriptor, let size):
                 let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
                 let region = FileRegion(fileHandle: handle, readerIndex: 0, endIndex: size)
@@ -203,6 +205,35 @@ extension StubHTTPHandler {
             context.eventLoop.assumeIsolated().scheduleTask(in: delays.response) { writeBody() }
         } else {
             writeBody()
+        }
+    }
+
+    /// A body file through TLS or HTTP/2, which must see its bytes (no `sendfile`): read on the
+    /// thread pool in 64 KiB chunks, each written once the previous one has gone, so a slow
+    /// reader holds one chunk, not the file.
+    func streamFile(descriptor: CInt, size: Int, context: ChannelHandlerContext, then complete: @escaping () -> Void) {
+        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
+        let io = NonBlockingFileIO(threadPool: core.threadPool)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        io.readChunked(
+            fileHandle: handle, byteCount: size, chunkSize: 64 << 10, allocator: context.channel.allocator, eventLoop: context.eventLoop
+        ) { chunk in
+            let (handler, context) = loopBound.value
+            guard !handler.state.isClosing, context.channel.isActive else { return context.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            context.writeAndFlush(handler.wrapOutboundOut(.byteBuffer(chunk)), promise: promise)
+            return promise.futureResult
+        }.hop(to: context.eventLoop).assumeIsolated().whenComplete { result in
+            try? handle.close()
+            switch result {
+            case .success:
+                // Only now: a pipelined answer after this one must not overtake its chunks.
+                complete()
+            case .failure:
+                let (handler, context) = loopBound.value
+                handler.state.close()
+                context.close(promise: nil)
+            }
         }
     }
 

@@ -54,8 +54,11 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var reservedBodyBytes = 0
     /// Unmatched requests go upstream (spy and record modes) instead of being answered 404.
     private let unmatched: UnmatchedPolicy
+    /// What lies between this handler and the socket (body files go as file regions only on cleartext).
+    let transport: Transport
 
-    init(core: ServerCore, loopState: LoopState) {
+    init(core: ServerCore, loopState: LoopState, transport: Transport = .cleartext) {
+        self.transport = transport
         self.core = core
         self.responder = Unmanaged.passUnretained(core.responder)
         self.journal = Unmanaged.passUnretained(core.responder.journal)

@@ -52,6 +52,11 @@ extension StubServer {
         /// Asked before matching every request; when it answers, that is the reply (see
         /// ``APICheckResponder/RequestGate``: `serve --openapi --validate-requests`).
         public var requestGate: (any RequestGate)?
+        /// HTTPS on the port (HTTP/1.1, and HTTP/2 by ALPN unless turned off); `nil` serves cleartext.
+        public var tls: TLS?
+        /// On a cleartext port, also take HTTP/2 from clients that start with its preface (h2c
+        /// "with prior knowledge"; no `Upgrade: h2c`). Off unless asked for (`--h2c`).
+        public var cleartextHTTP2: Bool = false
 
         /// A configuration; every parameter defaults to the property's documented default.
         public init(
@@ -107,6 +112,9 @@ extension StubServer {
         public var maximumJournalBodyBytes: Int = 16 << 10
         /// Body bytes the journal holds in all; the oldest entries are dropped first.
         public var maximumJournalBytes: Int = 8 << 20
+        /// HTTP/2 streams open at once on one connection (`SETTINGS_MAX_CONCURRENT_STREAMS`);
+        /// a client that opens more has them refused.
+        public var maximumConcurrentStreams: Int = 100
 
         /// Limits: 16 KiB heads, 100 header fields, 8 MiB bodies, 30 s idle, 64 pipelined
         /// requests, 64 MiB for body files read to rewrite origins, 10 s for a head, 1,024

@@ -1,14 +1,17 @@
 import APICheckModel
 import APICheckResponder
 import APICheckStubFiles
+import APICheckTLS
 import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
-/// An HTTP/1.1 server that answers from a ``APICheckModel/StubSet`` over real sockets, on SwiftNIO.
+/// An HTTP/1.1 server that answers from a ``APICheckModel/StubSet`` over real sockets, on SwiftNIO;
+/// with ``Configuration/tls``, HTTPS with HTTP/2 beside HTTP/1.1 (ALPN).
 ///
 /// It answers through a ``APICheckResponder/StubResponder``, as the in-process interceptor does,
 /// so matching, sequences, scenarios, templates and the journal behave identically. On the wire:
@@ -104,6 +107,14 @@ public final class StubServer: Sendable {
             throw .invalidConfiguration("\(error)")
         }
 
+        let tlsContext: NIOSSLContext?
+        do {
+            tlsContext = try configuration.tls.map { tls throws(TLSSetupError) in
+                try tls.identity.serverContext(http2: tls.http2, clientCertificateAuthorities: tls.clientCertificateAuthorities?.certificates)
+            }
+        } catch {
+            throw .invalidConfiguration("\(error)")
+        }
         let ownsGroup = eventLoopGroup == nil
         let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
         let slot = CoreSlot()
@@ -130,7 +141,7 @@ public final class StubServer: Sendable {
                 guard let core = slot.core else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {
                     core.connections.add(channel)
-                    try core.addConnectionHandlers(to: channel)
+                    try core.addTransportHandlers(to: channel, tls: tlsContext)
                 }
             }
 
@@ -145,7 +156,7 @@ public final class StubServer: Sendable {
             throw .cannotBind(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
         let port = channel.localAddress?.port ?? configuration.port
-        let baseURL = fixedBaseURL ?? "http://\(urlHost(configuration.host)):\(port)"
+        let baseURL = fixedBaseURL ?? "\(configuration.tls == nil ? "http" : "https")://\(urlHost(configuration.host)):\(port)"
         // One state per event loop, made on its loop (NIOLoopBound checks it is only used there).
         var loops: [ObjectIdentifier: (loop: any EventLoop, state: NIOLoopBound<LoopState>)] = [:]
         for (index, loop) in group.makeIterator().enumerated() {

@@ -170,6 +170,8 @@ struct CrawlCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "OpenAPI") var openAPIFlags: OpenAPIFlags
 
+    @OptionGroup(title: "TLS (HTTPS APIs)") var tls: ClientTLSFlags
+
     @Flag(
         name: .customLong("coverage"),
         help: "With --openapi: list every documented operation the crawl never reached (the text report lists the first 10 without it; the JSON report always lists all).")
@@ -219,6 +221,8 @@ struct CrawlCommand: AsyncParsableCommand {
                 "apicheck crawl: notice: --shard is deprecated: every shard fetches the whole API (a shard of a 100,000-resource crawl takes about as long as the whole crawl), so sharding saves little; for an API too big to crawl whole use --sample N (at most N resources of each kind, the same ones every run)")
         }
         options.interruption = interruption
+        let trust = try tls.checkedTrust(Output(fileDescriptor: STDERR_FILENO), command: "crawl")
+        options.rules.insecureTLS = tls.insecure
         options.maximumLinksPerResponse = maxLinks
         options.maximumRedirects = maxRedirects
         options.discoversProfiles = !noDiscoverProfiles
@@ -235,7 +239,7 @@ struct CrawlCommand: AsyncParsableCommand {
         }
         options.profiles = profiles
         // The document before the crawl too: one that does not load is bad input (exit 2).
-        if let document = try await openAPIFlags.loadDocument(root: options.root, credentials: options.headers) {
+        if let document = try await openAPIFlags.loadDocument(root: options.root, credentials: options.headers, trust: trust) {
             let output = Output(fileDescriptor: STDERR_FILENO)
             var contract = OpenAPIContract(document: document, root: options.root)
             // Which security schemes the run can satisfy: a 401 where a scheme's credential was given is not the document's security at work.
@@ -266,7 +270,7 @@ struct CrawlCommand: AsyncParsableCommand {
         let recorder = try makeRecorder(secrets: options.headers.map(\.value), logger: logger)
         let crawlReport: CrawlReport
         if stubs.isEmpty {
-            crawlReport = try await withHTTPFetcher(concurrency: concurrency, logger: logger) { fetcher in
+            crawlReport = try await withHTTPFetcher(concurrency: concurrency, trust: trust, logger: logger) { fetcher in
                 if let recorder {
                     let recording = RecordingCrawlFetcher(base: fetcher, recorder: recorder, origin: try recordedOrigin())
                     return await Crawler(fetcher: recording, options: options, logger: logger).run(tool: tool, progress: progress?.update)

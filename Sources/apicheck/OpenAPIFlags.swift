@@ -1,6 +1,7 @@
 import APICheckHTTPFetcher
 import APICheckModel
 import APICheckOpenAPI
+import APICheckTLS
 import ArgumentParser
 import Foundation
 import Logging
@@ -23,15 +24,15 @@ struct OpenAPIFlags: ParsableArguments {
 
     /// The document, its warnings written to standard error; `nil` without `--openapi`.
     /// `credentials` go with the fetch only when the document is on `root`'s origin.
-    func loadDocument(root: URL, credentials: [HTTPHeader]) async throws -> OpenAPIDocument? {
+    func loadDocument(root: URL, credentials: [HTTPHeader], trust: ClientTrust = .system) async throws -> OpenAPIDocument? {
         guard let openAPI else { return nil }
-        return try await Self.load(openAPI, allowRemoteRefs: allowRemoteRefs, credentials: credentials, credentialsOrigin: root)
+        return try await Self.load(openAPI, allowRemoteRefs: allowRemoteRefs, credentials: credentials, credentialsOrigin: root, trust: trust)
     }
 
     /// Reads a document every command names the same way (a file, or an http(s) URL with its
     /// same-origin `$ref`s); one that does not load is written as a located error (exit 2).
     static func load(
-        _ source: String, allowRemoteRefs: Bool = false, credentials: [HTTPHeader] = [], credentialsOrigin: URL? = nil
+        _ source: String, allowRemoteRefs: Bool = false, credentials: [HTTPHeader] = [], credentialsOrigin: URL? = nil, trust: ClientTrust = .system
     ) async throws -> OpenAPIDocument {
         let standardError = Output(fileDescriptor: STDERR_FILENO)
         do {
@@ -41,7 +42,7 @@ struct OpenAPIFlags: ParsableArguments {
                 if let url = URL(string: source), let credentialsOrigin, OriginRewriter.origin(of: url) == OriginRewriter.origin(of: credentialsOrigin) {
                     loader.headers = credentials
                 }
-                document = try await withHTTPFetcher(concurrency: 1, logger: Logger(label: "apicheck.openapi")) { fetcher in
+                document = try await withHTTPFetcher(concurrency: 1, trust: trust, logger: Logger(label: "apicheck.openapi")) { fetcher in
                     loader.fetcher = fetcher
                     return try await loader.load(source)
                 }

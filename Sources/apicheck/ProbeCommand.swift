@@ -105,6 +105,8 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "OpenAPI") var openAPIFlags: OpenAPIFlags
 
+    @OptionGroup(title: "TLS (HTTPS APIs)") var tls: ClientTLSFlags
+
     @Option(name: .customLong("log-level"), help: "trace, debug (every probe request), info, notice, warning, error, critical.")
     var logLevel: LogLevel = .notice
 
@@ -138,7 +140,9 @@ struct ProbeCommand: AsyncParsableCommand {
         let headers = try credentials.parsed()
         var redaction = Redaction()
         for header in headers { redaction.registerHeader(name: header.name, value: header.value) }
-        let rules = try report.ruleConfiguration()
+        var rules = try report.ruleConfiguration()
+        let trust = try tls.checkedTrust(Output(fileDescriptor: STDERR_FILENO), command: "probe")
+        rules.insecureTLS = tls.insecure
         let collector = AffordanceCollector()
         var crawl = CrawlOptions(
             root: rootURL, headers: headers, variables: parsedVariables(), maximumDepth: maxDepth, maximumRequests: maxRequests,
@@ -146,14 +150,14 @@ struct ProbeCommand: AsyncParsableCommand {
         crawl.observer = collector
         crawl.interruption = interruption
         // The document before the crawl: one that does not load is bad input (exit 2).
-        let document = try await openAPIFlags.loadDocument(root: rootURL, credentials: headers)
+        let document = try await openAPIFlags.loadDocument(root: rootURL, credentials: headers, trust: trust)
         let contract = document.map { OpenAPIContract(document: $0, root: rootURL) }
         crawl.contract = contract
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")
         let logger = Logger(label: "apicheck.probe")
         let output = Output(fileDescriptor: STDERR_FILENO)
         let progress = ProgressLine.ifTerminal()
-        var result = try await withHTTPFetcher(concurrency: 8, logger: logger) { fetcher -> CrawlReport in
+        var result = try await withHTTPFetcher(concurrency: 8, trust: trust, logger: logger) { fetcher -> CrawlReport in
             let started = ContinuousClock.now
             var crawlReport = await Crawler(fetcher: fetcher, options: crawl, logger: logger).run(tool: tool, progress: progress?.update)
             progress?.finish()

@@ -69,6 +69,10 @@ struct RecordCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Recording") var recording: RecordingFlags
 
+    @OptionGroup(title: "TLS toward the API (an HTTPS upstream)") var upstreamTLS: ClientTLSFlags
+
+    @OptionGroup(title: "TLS for clients (the proxy listens with HTTPS)") var serverTLS: ServerTLSFlags
+
     func validate() throws {
         do { _ = try OriginRewriter.normalizedOrigin(upstream) } catch { throw ValidationError("\(error).") }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not in 0...65535.") }
@@ -91,9 +95,13 @@ struct RecordCommand: AsyncParsableCommand {
         }
         let maximumBody = ServeCommand.byteCount(maxUpstreamBody) ?? 64 << 20
         let timeout = Duration.milliseconds(Int64(self.timeout * 1000))
-        try await withHTTPFetcher(concurrency: 64, logger: logger) { fetcher in
+        let trust = try upstreamTLS.checkedTrust(output, command: "record")
+        let tls = try serverTLS.configuration(output: output, port: port)
+        try await withHTTPFetcher(concurrency: 64, trust: trust, logger: logger) { fetcher in
             let forwarder = UpstreamForwarder(origin: origin, fetcher: fetcher, maximumBodyBytes: maximumBody, timeout: timeout)
             var configuration = StubServer.Configuration(host: host, port: port)
+            configuration.tls = tls
+            configuration.cleartextHTTP2 = serverTLS.cleartextHTTP2
             configuration.upstream = ProxyUpstream(forwarder: forwarder, recorder: recorder, rewritesLinks: !noRewriteLinks)
             configuration.limits.maximumBodyBytes = maximumBody
             configuration.limits.maximumBodyMemory = max(configuration.limits.maximumBodyMemory, maximumBody)

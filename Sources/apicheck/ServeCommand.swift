@@ -146,6 +146,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Profiles (stub bodies checked at load, warnings only)") var profileFlags: ProfileFlags
 
+    @OptionGroup(title: "HTTPS and HTTP/2") var tls: ServerTLSFlags
+
+    @OptionGroup(title: "TLS toward the upstream (with --proxy)") var upstreamTLS: ClientTLSFlags
+
     func validate() throws {
         try profileFlags.validateProfiles()
         if let openapi {
@@ -274,6 +278,8 @@ struct ServeCommand: AsyncParsableCommand {
         // The process is ours: after a burst of large uploads, give glibc's free heap back.
         configuration.releaseFreeMemory = { apicheck_release_free_memory() }
         configuration.requestGate = requestGate
+        configuration.tls = try tls.configuration(output: output, port: port)
+        configuration.cleartextHTTP2 = tls.cleartextHTTP2
         let stubs = result.stubSet
         guard let proxy else {
             try await serve(stubs, source: openapi == nil ? source : nil, configuration: configuration, termination: termination, logger: logger, output: output)
@@ -282,7 +288,8 @@ struct ServeCommand: AsyncParsableCommand {
         let upstreamOrigin = try OriginRewriter.normalizedOrigin(proxy)
         let recordingOptions = recording.options(format: recordFormat)
         let recordTo = self.recordTo
-        try await withHTTPFetcher(concurrency: 64, logger: logger) { fetcher in
+        let trust = try upstreamTLS.checkedTrust(output, command: "serve")
+        try await withHTTPFetcher(concurrency: 64, trust: trust, logger: logger) { fetcher in
             let recorder = try recordTo.map { folder in
                 do {
                     return try StubRecorder(directory: URL(fileURLWithPath: folder), options: recordingOptions, logger: logger)

@@ -104,6 +104,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup(title: "TLS (HTTPS APIs)") var tls: ClientTLSFlags
+
     @OptionGroup(title: "Profiles (live bodies against their media types' schemas)") var profileFlags: ProfileFlags
 
     func validate() throws {
@@ -170,6 +172,8 @@ struct VerifyCommand: AsyncParsableCommand {
             concurrency: concurrency, timeout: .milliseconds(Int64(timeout * 1000)), maximumBodyBytes: maxBody,
             rules: try report.ruleConfiguration(), redaction: redaction)
         options.profiles = profiles
+        let trust = try tls.checkedTrust(output, command: "verify")
+        options.rules.insecureTLS = tls.insecure
         let tool = ToolInfo(version: APICheckVersion.current, informationURI: "https://github.com/apicheck/apicheck")
         var crawlOptions = coverage
             ? CrawlOptions(
@@ -178,7 +182,7 @@ struct VerifyCommand: AsyncParsableCommand {
             : nil
         // Coverage compares every link the crawl reached with the stubs, passed ones included.
         crawlOptions?.listsEveryCheck = true
-        let (verifyReport, verified) = try await withHTTPFetcher(concurrency: concurrency, logger: logger) { fetcher in
+        let (verifyReport, verified) = try await withHTTPFetcher(concurrency: concurrency, trust: trust, logger: logger) { fetcher in
             // The crawl only finds what exists live; its own contract findings are crawl's business.
             var crawl: CrawlReport?
             if let crawlOptions { crawl = await Crawler(fetcher: fetcher, options: crawlOptions, logger: logger).run(tool: tool) }

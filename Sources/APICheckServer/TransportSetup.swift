@@ -1,0 +1,156 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOSSL
+import NIOTLS
+
+/// How an accepted connection speaks: cleartext HTTP/1.1 (the default), TLS then HTTP/1.1 or
+/// HTTP/2 by ALPN, or cleartext HTTP/2 for clients that open with its preface (`--h2c`).
+/// Each ends in the same ``StubHTTPHandler``; HTTP/2 puts one on every stream.
+package enum Transport: Sendable, Equatable {
+    case cleartext
+    case tls
+    case http2
+
+    /// Whether a body file can go to the socket as a file region (`sendfile`): only when nothing
+    /// between the handler and the socket must see its bytes.
+    var sendsFileRegions: Bool { self == .cleartext }
+}
+
+extension ServerCore {
+    /// Sets up an accepted connection for the configured transport.
+    func addTransportHandlers(to channel: any Channel, tls context: NIOSSLContext?) throws {
+        let pipeline = channel.pipeline.syncOperations
+        if let context {
+            try pipeline.addHandler(NIOSSLServerHandler(context: context))
+            try pipeline.addHandler(TLSHandshakeGuard(timeout: TimeAmount.nanoseconds(Int64(configuration.limits.headerTimeout.components.seconds) * 1_000_000_000), logger: logger))
+            try pipeline.addHandler(
+                ApplicationProtocolNegotiationHandler { result, channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        if case .negotiated("h2") = result {
+                            try self.addHTTP2Handlers(to: channel)
+                        } else {
+                            try self.addConnectionHandlers(to: channel, transport: .tls)
+                        }
+                    }
+                })
+        } else if configuration.cleartextHTTP2 {
+            try pipeline.addHandler(ByteToMessageHandler(PriorKnowledgeSniffer(core: self)))
+        } else {
+            try addConnectionHandlers(to: channel)
+        }
+    }
+
+    /// HTTP/2 on a connection: NIOHTTP2's frame handler bounded by the server's limits (streams at
+    /// once, header list size, its own floods and reset-rate guards), connection management
+    /// (idle timeout, GOAWAY on shutdown), and per stream the codec, ``HTTP2StreamWire`` and the
+    /// stub handler.
+    func addHTTP2Handlers(to channel: any Channel) throws {
+        let limits = configuration.limits
+        let manager = NIOHTTP2ServerConnectionManagementHandler(
+            eventLoop: channel.eventLoop,
+            configuration: .init(
+                maxIdleTime: Self.timeAmount(limits.idleTimeout), maxAge: nil, maxGraceTime: Self.timeAmount(configuration.shutdownTimeout), keepalive: nil)
+        )
+        var connection = NIOHTTP2Handler.ConnectionConfiguration()
+        connection.initialSettings = [
+            HTTP2Setting(parameter: .maxConcurrentStreams, value: limits.maximumConcurrentStreams),
+            HTTP2Setting(parameter: .maxHeaderListSize, value: limits.maximumHeaderBytes),
+        ]
+        let stream = NIOHTTP2Handler.StreamConfiguration()
+        _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+            mode: .server, connectionConfiguration: connection, streamConfiguration: stream, streamDelegate: manager.http2StreamDelegate
+        ) { streamChannel in
+            streamChannel.eventLoop.makeCompletedFuture { try self.addStreamHandlers(to: streamChannel) }
+        }
+        try channel.pipeline.syncOperations.addHandler(manager)
+    }
+
+    /// One HTTP/2 stream: NIOHTTP2's HTTP/1 codec, the wire adapter, the stub handler.
+    func addStreamHandlers(to stream: any Channel) throws {
+        let pipeline = stream.pipeline.syncOperations
+        try pipeline.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+        try pipeline.addHandler(HTTP2StreamWire())
+        try pipeline.addHandler(StubHTTPHandler(core: self, loopState: loopState(for: stream.eventLoop), transport: .http2))
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+}
+
+/// Until the TLS handshake completes: a client that never finishes it (a ClientHello a byte at a
+/// time, plaintext to the TLS port) is closed within the head timeout, and handshake errors end
+/// the connection quietly (logged at debug: they are the client's). Removes itself once the
+/// handshake is done.
+final class TLSHandshakeGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    private let timeout: TimeAmount
+    private let logger: Logger
+    private var timer: Scheduled<Void>?
+
+    init(timeout: TimeAmount, logger: Logger) {
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let logger = self.logger
+        timer = context.eventLoop.scheduleTask(in: timeout) {
+            let context = loopBound.value
+            logger.debug("TLS handshake not completed in time; connection closed", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
+            context.close(promise: nil)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case TLSUserEvent.handshakeCompleted = event {
+            timer?.cancel()
+            timer = nil
+            context.fireUserInboundEventTriggered(event)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        logger.debug("TLS handshake failed: \(error)", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
+        context.close(promise: nil)
+    }
+}
+
+/// On a cleartext port with `--h2c`: a connection whose first bytes are HTTP/2's connection
+/// preface speaks HTTP/2; any other is HTTP/1.1. Decides on the first bytes that differ from the
+/// preface (or on all 24 of it), then hands over everything read and leaves.
+final class PriorKnowledgeSniffer: ByteToMessageDecoder {
+    typealias InboundOut = ByteBuffer
+    static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    private let core: ServerCore
+
+    init(core: ServerCore) { self.core = core }
+
+    func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        let view = buffer.readableBytesView
+        let seen = min(view.count, Self.preface.count)
+        let isPreface = view.prefix(seen).elementsEqual(Self.preface.prefix(seen))
+        guard !isPreface || seen == Self.preface.count else { return .needMoreData }
+        if isPreface {
+            try core.addHTTP2Handlers(to: context.channel)
+        } else {
+            try core.addConnectionHandlers(to: context.channel)
+        }
+        let bytes = buffer.readSlice(length: buffer.readableBytes)!
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        context.fireChannelRead(NIOAny(bytes))
+        return .continue
+    }
+}
