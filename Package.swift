@@ -230,6 +230,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["CLI"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["CLI"])),
             ]
         ),
         // libFuzzer targets for every parser of untrusted input (scripts/fuzz builds them with

@@ -17,13 +17,15 @@ enum Benchmark {
             print("""
                 usage: apicheck-bench [stubs|interceptor|all] [--files N] [--rounds N] [--lookups N] [--keep DIR] [--requests N] [--concurrency N]
                        apicheck-bench client --root http://127.0.0.1:PORT/ [--resources N] [--concurrency N] [--rounds N]
-                       apicheck-bench nio-baseline --body FILE [--port N]
+                       apicheck-bench nio-baseline --body FILE [--port N] [--cert FILE --key FILE] [--h2c]
                   stubs         stub-file loading and StubSet.match (issue #2)
                   interceptor   URLSession requests/s through StubURLProtocol vs a trivial URLProtocol (issue #3)
                   all           both (default)
                   client        the crawl's HTTP client alone fetching a served graph (Benchmarks/crawl.sh, issue #5)
                   nio-baseline  a minimal SwiftNIO HTTP server answering every request with FILE's bytes on
-                                127.0.0.1 (a peer in Benchmarks/serve.sh, issue #4); --port 0 picks a free one
+                                127.0.0.1 (a peer in Benchmarks/serve.sh, issue #4); --port 0 picks a free one;
+                                with --cert/--key (PEM) over TLS, HTTP/2 by ALPN beside HTTP/1.1 (issue #34);
+                                --h2c: cleartext HTTP/2 only (prior knowledge)
                   --files N     stub files to generate and load (default 10000)
                   --rounds N    timed rounds per measurement; the median is reported (default 5)
                   --lookups N   match() calls per set size (default 1000000)
@@ -39,7 +41,11 @@ enum Benchmark {
         }
         if mode == "nio-baseline" {
             guard let body = arguments.string("--body") else { fail("nio-baseline needs --body FILE (the bytes to answer with)") }
-            try await MinimalNIOServer.run(bodyPath: body, port: arguments.int("--port") ?? 0)
+            let tls = try arguments.string("--cert").map { certificate in
+                guard let key = arguments.string("--key") else { fail("--cert needs --key") }
+                return try MinimalNIOServer.tlsContext(certificate: certificate, key: key)
+            }
+            try await MinimalNIOServer.run(bodyPath: body, port: arguments.int("--port") ?? 0, tls: tls, cleartextHTTP2: arguments.flag("--h2c"))
             return
         }
         if mode == "client" {
