@@ -251,6 +251,9 @@ let package = Package(
             dependencies: [
                 "APICheckInterceptor", "APICheckServer", "APICheckCrawler", "APICheckHypermedia", "APICheckFindings", "APICheckReportFormats",
                 "APICheckSpool", "APICheckModel", "APICheckJSON", "APICheckStubFiles",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .testTarget(
@@ -258,6 +261,7 @@ let package = Package(
             dependencies: ["APICheckRecording", "APICheckStubFiles", "APICheckResponder", "APICheckModel", "APICheckJSON", "APICheckXML"]
         ),
         .testTarget(name: "APICheckXMLTests", dependencies: ["APICheckXML", "CAPICheckLibXML2"]),
+        .testTarget(name: "APICheckTLSTests", dependencies: ["APICheckTLS", .product(name: "X509", package: "swift-certificates")]),
         .testTarget(name: "APICheckJSONTests", dependencies: ["APICheckJSON"]),
         .testTarget(
             name: "APICheckSchemaTests", dependencies: ["APICheckSchema", "APICheckJSON"],
@@ -298,7 +302,9 @@ let package = Package(
         .testTarget(
             name: "APICheckServerTests",
             dependencies: [
-                "APICheckServer", "APICheckModel", "APICheckStubFiles", "APICheckJSON",
+                "APICheckServer", "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTLS",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

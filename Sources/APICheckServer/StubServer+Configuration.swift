@@ -63,8 +63,10 @@ extension StubServer {
             host: String = "127.0.0.1", port: Int = 0, baseURL: String? = nil, eventLoopThreads: Int = System.coreCount,
             limits: Limits = Limits(), cors: Bool = false, adminToken: String? = nil, rewriteOrigins: [String] = [],
             scenarios: ScenarioSelection = [:], latencyScale: Double = 1, journalCapacity: Int = 10_000,
-            shutdownTimeout: Duration = .seconds(10), watchInterval: Duration? = nil, upstream: (any StubServerUpstream)? = nil
+            shutdownTimeout: Duration = .seconds(10), watchInterval: Duration? = nil, upstream: (any StubServerUpstream)? = nil,
+            tls: TLS? = nil
         ) {
+            self.tls = tls
             self.host = host
             self.port = port
             self.baseURL = baseURL

@@ -59,12 +59,15 @@ extension ServerCore {
             HTTP2Setting(parameter: .maxHeaderListSize, value: limits.maximumHeaderBytes),
         ]
         let stream = NIOHTTP2Handler.StreamConfiguration()
+        // The manager counts streams from the events NIOHTTP2 sends down the pipeline (given its
+        // stream delegate as well, it would count each twice).
         _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-            mode: .server, connectionConfiguration: connection, streamConfiguration: stream, streamDelegate: manager.http2StreamDelegate
+            mode: .server, connectionConfiguration: connection, streamConfiguration: stream
         ) { streamChannel in
             streamChannel.eventLoop.makeCompletedFuture { try self.addStreamHandlers(to: streamChannel) }
         }
         try channel.pipeline.syncOperations.addHandler(manager)
+        try channel.pipeline.syncOperations.addHandler(FirstStreamDeadline(timeout: Self.timeAmount(limits.idleTimeout)))
     }
 
     /// One HTTP/2 stream: NIOHTTP2's HTTP/1 codec, the wire adapter, the stub handler.
@@ -77,6 +80,33 @@ extension ServerCore {
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {
         .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+}
+
+/// An HTTP/2 connection that opens no stream is closed after the idle timeout. NIOHTTP2's
+/// connection manager starts its idle timer when the channel becomes active or a last stream
+/// closes; after ALPN the channel is long active, so before the first stream nothing would end it.
+final class FirstStreamDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private let timeout: TimeAmount
+    private var timer: Scheduled<Void>?
+
+    init(timeout: TimeAmount) { self.timeout = timeout }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        timer = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        let opened = event is NIOHTTP2StreamCreatedEvent
+        context.fireUserInboundEventTriggered(event)
+        if opened { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
 }
 

@@ -147,6 +147,33 @@ public struct LocalCertificateAuthority: Sendable {
         }
     }
 
+    /// A client certificate (the clientAuth extended key usage) for mutual TLS against a server
+    /// started with this CA as its `--client-ca`: what a test or a device presents.
+    public func issueClientIdentity(commonName: String, now: Date = Date()) throws(TLSSetupError) -> TLSIdentity {
+        let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
+        do {
+            let start = now.addingTimeInterval(-3_600)
+            let certificate = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.publicKey,
+                notValidBefore: start, notValidAfter: start.addingTimeInterval(TimeInterval(Self.serverValidityDays) * 86_400),
+                issuer: self.certificate.subject, subject: try DistinguishedName { CommonName(commonName) },
+                signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.notCertificateAuthority)
+                    Critical(KeyUsage(digitalSignature: true))
+                    try ExtendedKeyUsage([.clientAuth])
+                    AuthorityKeyIdentifier(keyIdentifier: try self.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
+                },
+                issuerPrivateKey: privateKey
+            )
+            return try TLSIdentity(chain: [certificate], privateKey: key)
+        } catch let error as TLSSetupError {
+            throw error
+        } catch {
+            throw TLSSetupError(path: nil, "the client certificate cannot be made: \(error)")
+        }
+    }
+
     /// The server certificate kept beside the CA, issued again (and kept) when it is missing,
     /// unreadable, not this CA's, not for exactly these host names, or near its end; the event
     /// says which, for the notice.

@@ -65,6 +65,7 @@ struct CrawlCommand: AsyncParsableCommand {
             Examples:
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix
               apicheck crawl https://api.example.com/ --sample 3 --verbose
+              apicheck crawl https://127.0.0.1:8443/ --cacert ~/.local/state/apicheck/tls/ca.pem
               apicheck crawl http://localhost:3000/ --stubs stubs/acmeflix --openapi stubs/acmeflix.openapi.yaml
               apicheck crawl http://127.0.0.1:8000/ --openapi http://127.0.0.1:8000/openapi.json
               apicheck crawl http://localhost:8000/ --openapi openapi.yaml --coverage --sample 5

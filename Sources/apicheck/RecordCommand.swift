@@ -37,6 +37,8 @@ struct RecordCommand: AsyncParsableCommand {
               apicheck record https://api.example.com --to stubs/recorded --port 3000
               apicheck record http://localhost:8000 --to stubs/shop --sequences --redact-json /user/email
               apicheck record https://api.example.com --to stubs/rec --format xml --match-header Accept
+              apicheck record https://staging.internal:8443 --cacert corp-ca.pem --to stubs/staging
+              apicheck record https://api.example.com --to stubs/rec --tls --port 8443   (the proxy speaks HTTPS too)
             """
     )
 

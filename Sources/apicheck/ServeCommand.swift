@@ -18,7 +18,7 @@ import Synchronization
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve stub files, or an OpenAPI document as a mock, over HTTP/1.1 on 127.0.0.1 (SwiftNIO).",
+        abstract: "Serve stub files, or an OpenAPI document as a mock, over HTTP/1.1 on 127.0.0.1, or HTTPS with HTTP/2 (--tls) (SwiftNIO).",
         discussion: """
             Answers requests from the stubs exactly as the in-process interceptor does (same \
             matching, sequences, scenarios, templates). The first line printed is the URL it \
@@ -34,6 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
 
             Examples:
               apicheck serve stubs/acmeflix --port 3000
+              apicheck serve stubs/acmeflix --tls --port 8443
+              apicheck serve stubs --tls --tls-host 10.0.2.2 --host 0.0.0.0 --base-url https://10.0.2.2:8443 --port 8443
+              apicheck serve stubs --cert server.pem --key server-key.pem --client-ca clients.pem
               apicheck serve stubs/acmeflix --port 0 --rewrite-origin http://localhost:3000
               apicheck serve stubs --watch --scenario welcome-screen/sign-in=fail-locked
               apicheck serve stubs --host 0.0.0.0 --base-url http://10.0.2.2:8080 --cors
@@ -41,6 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
               apicheck serve --openapi stubs/acmeflix.openapi.yaml --port 4010
               apicheck serve --openapi api.yaml --validate-requests
               curl -H 'Prefer: code=404' http://127.0.0.1:4010/movies/1
+
+            HTTPS (--tls): one port speaks TLS 1.2+ with HTTP/2 (ALPN h2) and HTTP/1.1, the             same answers as cleartext. The certificate comes from a local CA made once under             --tls-dir and kept (trust it once: the path, its SHA-256 fingerprint and how to trust             it on macOS, the iOS Simulator, Android and curl are printed); it covers localhost,             127.0.0.1, ::1 and each --tls-host, and is issued again when those change or it nears             its end. --cert/--key serve your own; --client-ca requires client certificates. On             HTTP/2 a stub's connection failure resets its stream. --h2c adds cleartext HTTP/2             (prior knowledge) to a plain port.
 
             Spy mode (--proxy): stubs answer what they match; everything else goes to the API \
             and comes back with the API's origin rewritten to this server's in text bodies and \

@@ -45,6 +45,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
             Examples:
               apicheck verify stubs/recorded --against https://api.example.com
+              apicheck verify stubs --against https://127.0.0.1:8443 --cacert ~/.local/state/apicheck/tls/ca.pem
               apicheck verify stubs --against https://staging.example.com --var id=42 --ignore '/updatedAt' --format junit --output drift.xml
               apicheck verify stubs --against https://api.example.com --format text --format junit=drift.xml --format sarif=drift.sarif
               apicheck verify stubs --against https://api.example.com --header-from-env 'Authorization: Bearer $API_TOKEN' --update

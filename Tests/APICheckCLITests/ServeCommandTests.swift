@@ -48,7 +48,7 @@ import FoundationNetworking
         func waitUntilListening(timeout: Duration = .seconds(20)) throws {
             let deadline = ContinuousClock.now + timeout
             while ContinuousClock.now < deadline {
-                if let line = output.split(separator: "\n").first, let range = line.range(of: "http://") {
+                if let line = output.split(separator: "\n").first, let range = line.range(of: "https://") ?? line.range(of: "http://") {
                     baseURL = String(line[range.lowerBound...].prefix { !$0.isWhitespace })
                     return
                 }

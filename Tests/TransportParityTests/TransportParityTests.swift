@@ -5,7 +5,10 @@ import APICheckJSON
 import APICheckModel
 import APICheckServer
 import APICheckStubFiles
+import AsyncHTTPClient
 import Foundation
+import NIOHTTP1
+import NIOSSL
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -59,13 +62,22 @@ import FoundationNetworking
         (Step(method: "DELETE", path: "/movies/7"), { _ in .response(status: 204, contentType: nil, trace: nil, body: "") }),
     ]
 
-    @Test func theInterceptorTheServerAndTheInMemoryFetcherGiveTheSameAnswers() async throws {
+    /// How the server is reached: cleartext HTTP/1.1 (URLSession), HTTPS with HTTP/1.1 and HTTPS
+    /// with HTTP/2 (AsyncHTTPClient trusting the server's CA: swift-corelibs-foundation's
+    /// URLSession cannot trust a private CA).
+    enum Wire: String, CaseIterable, Sendable {
+        case cleartext, tlsHTTP1, http2
+    }
+
+    @Test(arguments: Wire.allCases) func theInterceptorTheServerAndTheInMemoryFetcherGiveTheSameAnswers(wire: Wire) async throws {
         let folder = try StubFolder()
         let stubs = try folder.load()
         // Checked at load, gone when answered: unservable, the same way everywhere.
         try FileManager.default.removeItem(atPath: folder.path + "/files/report.bin")
 
-        try await withStubServer(stubs, configuration: StubServer.Configuration(eventLoopThreads: 1, shutdownTimeout: .seconds(2))) { server in
+        var configuration = StubServer.Configuration(eventLoopThreads: 1, shutdownTimeout: .seconds(2))
+        if wire != .cleartext { configuration.tls = try .ephemeral(http2: wire == .http2) }
+        try await withStubServer(stubs, configuration: configuration) { server in
             let base = server.baseURL
             let interceptor = StubInterceptor(stubs: stubs)
             let intercepted = interceptor.makeSession()
@@ -79,9 +91,14 @@ import FoundationNetworking
                 let viaInterceptor = await Self.observe(session: intercepted, step.method, url)
                 // A connection per request: a client retries a GET whose reused connection is
                 // reset, which would send the `reset` step twice.
-                let overSockets = URLSession(configuration: .ephemeral)
-                let viaServer = await Self.observe(session: overSockets, step.method, url)
-                overSockets.finishTasksAndInvalidate()
+                let viaServer: Observed
+                if wire == .cleartext {
+                    let overSockets = URLSession(configuration: .ephemeral)
+                    viaServer = await Self.observe(session: overSockets, step.method, url)
+                    overSockets.finishTasksAndInvalidate()
+                } else {
+                    viaServer = try await Self.observe(trusting: try #require(server.certificateAuthorityPEM), http2: wire == .http2, step.method, url)
+                }
                 let viaFetcher = await Self.observe(fetcher: fetcher, step.method, url)
 
                 #expect(viaInterceptor == viaServer, "\(step): interceptor \(viaInterceptor) / server \(viaServer)")
@@ -114,6 +131,31 @@ import FoundationNetworking
         } catch {
             return .failed
         }
+    }
+
+    /// Over HTTPS, on a connection of its own; with `http2`, the answer must have come over HTTP/2.
+    static func observe(trusting pem: String, http2: Bool, _ method: String, _ url: URL) async throws -> Observed {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMBytes(Array(pem.utf8)))]
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.httpVersion = http2 ? .automatic : .http1Only
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = HTTPMethod(rawValue: method)
+        let observed: Observed
+        do {
+            let response = try await client.execute(request, timeout: .seconds(10))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            if response.version != (http2 ? .http2 : .http1_1) {
+                observed = .response(status: 0, contentType: "wrong version \(response.version)", trace: nil, body: "")
+            } else {
+                observed = observe(status: Int(response.status.code), header: { response.headers.first(name: $0) }, body: Data(body.readableBytesView))
+            }
+        } catch {
+            observed = .failed
+        }
+        try await client.shutdown()
+        return observed
     }
 
     static func observe(fetcher: StubSetFetcher, _ method: String, _ url: URL) async -> Observed {
