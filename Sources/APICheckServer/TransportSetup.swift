@@ -68,6 +68,7 @@ extension ServerCore {
         }
         try channel.pipeline.syncOperations.addHandler(manager)
         try channel.pipeline.syncOperations.addHandler(FirstStreamDeadline(timeout: Self.timeAmount(limits.idleTimeout)))
+        try channel.pipeline.syncOperations.addHandler(ConnectionErrorCloser(logger: logger))
     }
 
     /// One HTTP/2 stream: NIOHTTP2's HTTP/1 codec, the wire adapter, the stub handler.
@@ -80,6 +81,22 @@ extension ServerCore {
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {
         .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+}
+
+/// Ends an HTTP/2 connection on a connection error. NIOHTTP2 answers one (a header list over
+/// SETTINGS_MAX_HEADER_LIST_SIZE, a CONTINUATION or control-frame flood, too many resets) with
+/// GOAWAY and passes the error on, leaving the close to the application: without this the peer
+/// would hold the connection until the idle timeout.
+final class ConnectionErrorCloser: ChannelInboundHandler {
+    typealias InboundIn = NIOAny
+    private let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        logger.debug("HTTP/2 connection closed: \(error)", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
+        context.close(promise: nil)
     }
 }
 

@@ -92,6 +92,41 @@ import Testing
         }
     }
 
+    @Test func theServersBoundsHoldOnEveryHTTP2Stream() async throws {
+        let configuration = testConfiguration { configuration in
+            configuration.tls = try? .ephemeral()
+            configuration.limits.maximumBodyBytes = 1 << 20
+        }
+        try await withStubServer(stubs, configuration: configuration) { server in
+            let client = try Self.client(trusting: server.certificateAuthorityPEM, http2: true)
+            defer { Self.shutDownLater(client) }
+            var upload = HTTPClientRequest(url: server.baseURL + "/movies")
+            upload.method = .POST
+            upload.body = .bytes(ByteBuffer(repeating: 0x61, count: 2 << 20))
+            // Over the body limit: 413, as on HTTP/1.1 (or the stream cut while the body still flows).
+            if let response = try? await client.execute(upload, timeout: .seconds(10)) {
+                #expect(response.version == .http2)
+                #expect(response.status == .payloadTooLarge)
+            }
+            // A header list over the limit never reaches matching: NIOHTTP2 ends the connection
+            // (GOAWAY, COMPRESSION_ERROR) and the server closes it at once, not at the idle timeout.
+            var large = HTTPClientRequest(url: server.baseURL + "/movies/1")
+            large.headers.add(name: "X-Large", value: String(repeating: "b", count: 20 << 10))
+            do {
+                let response = try await client.execute(large, timeout: .seconds(8))
+                #expect(response.status != .ok, "a 20 KiB header list was answered 200")
+            } catch {
+                #expect(error as? HTTPClientError != .deadlineExceeded, "the connection was held open: \(error)")
+            }
+            var small = HTTPClientRequest(url: server.baseURL + "/movies")
+            small.method = .POST
+            small.body = .bytes(ByteBuffer(string: "{}"))
+            let (created, body) = (try await client.execute(small, timeout: .seconds(10)), "")
+            #expect(created.status == .created && body.isEmpty)
+            #expect(server.journal.entries(offset: 0, limit: 10).entries.allSatisfy { $0.request.path != "/movies/1" })
+        }
+    }
+
     @Test func aConnectionFaultResetsOnlyItsStreamOnHTTP2() async throws {
         try await withStubServer(stubs, configuration: testConfiguration { $0.tls = try? .ephemeral() }) { server in
             let client = try Self.client(trusting: server.certificateAuthorityPEM, http2: true)
