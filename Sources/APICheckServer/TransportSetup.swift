@@ -46,7 +46,7 @@ extension ServerCore {
     /// once, header list size, its own floods and reset-rate guards), connection management
     /// (idle timeout, GOAWAY on shutdown), and per stream the codec, ``HTTP2StreamWire`` and the
     /// stub handler.
-    func addHTTP2Handlers(to channel: any Channel) throws {
+    package func addHTTP2Handlers(to channel: any Channel) throws {
         let limits = configuration.limits
         let manager = NIOHTTP2ServerConnectionManagementHandler(
             eventLoop: channel.eventLoop,

@@ -12,6 +12,7 @@ enum FuzzTarget: String, CaseIterable {
     case mediaType = "media-type"
     case uriTemplate = "uri-template"
     case server
+    case serverHTTP2 = "server-h2"
     case pathMatch = "path-match"
     case template
     case schema
@@ -28,6 +29,7 @@ enum FuzzTarget: String, CaseIterable {
         case .mediaType: "MediaType(parsing:) and MediaType.problems(in:); description parses back"
         case .uriTemplate: "URITemplate: line 1 the template, then name=value lines; parse and expand"
         case .server: "raw bytes into the stub server's connection pipeline (NIO HTTP decoder + StubHTTPHandler)"
+        case .serverHTTP2: "HTTP/2 frames after the preface into the stub server's HTTP/2 pipeline (NIOHTTP2, HTTP2StreamWire, StubHTTPHandler)"
         case .pathMatch: "StubSet matching against a reference matcher: lines 'S METHOD PATTERN', 'R METHOD TARGET'"
         case .template: "a Mustache template: lint (TemplateRenderer.diagnose), then render it"
         case .schema: "a JSON Schema compiled, then instances validated: schema, a '--' line, one instance per line; byte 1 picks the draft"
@@ -47,6 +49,7 @@ enum FuzzTarget: String, CaseIterable {
         case .mediaType: SyntaxFuzzer.runMediaType(data)
         case .uriTemplate: SyntaxFuzzer.runURITemplate(data)
         case .server: ServerFuzzer.run(data)
+        case .serverHTTP2: HTTP2ServerFuzzer.run(data)
         case .pathMatch: PathMatchFuzzer.run(data)
         case .template: TemplateFuzzer.run(data)
         case .schema: SchemaFuzzer.run(data)
