@@ -21,8 +21,8 @@ public struct HTTPFetcher: CrawlFetcher {
     private let logger: Logger
     /// What the client trusts; a refused certificate is explained against it.
     private let trust: ClientTrust
-    /// Why each `host:port`'s certificate was refused, found once (a crawl meets it on every link).
-    private let refusals = CertificateRefusals()
+    /// Each HTTPS origin's certificate, checked once before its first request.
+    private let certificates = CertificateChecks()
 
     init(client: HTTPClient, trust: ClientTrust = .system, logger: Logger) {
         self.client = client
@@ -62,6 +62,9 @@ public struct HTTPFetcher: CrawlFetcher {
         outgoing.method = HTTPMethod(rawValue: request.method)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
         if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
+        if case .refused(let reason) = await certificates.outcome(for: request.url, trust: trust) {
+            throw FetchError(.connectionFailed, "TLS: " + reason)
+        }
         let deadline = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
         let start = ContinuousClock.now
         do {
@@ -78,8 +81,10 @@ public struct HTTPFetcher: CrawlFetcher {
             return FetchedResponse(status: Int(response.status.code), headers: headers, body: body, isTruncated: truncated)
         } catch let error as HTTPClientError {
             throw Self.fetchError(error)
-        } catch where Self.isCertificateRefusal(error) {
-            throw FetchError(.connectionFailed, await refusals.explain(error, url: request.url, trust: trust))
+        } catch where CertificateDiagnosis.isCertificateRefusal(error) {
+            // Refused after the check passed: the server changed its certificate mid-run.
+            let reason = await CertificateDiagnosis.explain(host: request.url.host ?? "localhost", port: request.url.port ?? 443, trust: trust)
+            throw FetchError(.connectionFailed, "TLS: " + (reason ?? "the server's certificate was refused (\(error))"))
         } catch {
             throw FetchError(.connectionFailed, Self.connectionFailure(error, url: request.url))
         }
@@ -132,12 +137,6 @@ public struct HTTPFetcher: CrawlFetcher {
 
     public func stubAnswers(_ request: FetchRequest, ignoringBody: Bool) -> StubAnswerCheck? { nil }
 
-    /// A TLS handshake that failed on the server's certificate (not a reset or a timeout).
-    static func isCertificateRefusal(_ error: any Error) -> Bool {
-        if let extra = error as? NIOSSLExtraError { return extra == .failedToValidateHostname }
-        if case NIOSSLError.handshakeFailed(let underlying) = error { return "\(underlying)".contains("CERTIFICATE_VERIFY_FAILED") }
-        return false
-    }
 
     /// What went wrong connecting, in words a user can act on (NIO's own descriptions name
     /// system calls and errno values).
@@ -213,21 +212,26 @@ public func withHTTPFetcher<Result: Sendable>(
     }
 }
 
-/// Why servers' certificates were refused, one explanation per `host:port` (found with a second
-/// handshake that checks nothing: ``APICheckTLS/CertificateDiagnosis``).
-private final class CertificateRefusals: Sendable {
-    private let explained = Mutex<[String: String]>([:])
+/// Each HTTPS origin's certificate checked once, before its first request, by a handshake of its
+/// own (``APICheckTLS/CertificateDiagnosis``): a refused one fails every request to it at once
+/// with the reason, instead of after AsyncHTTPClient has retried the same refusal until its
+/// connect timeout. Requests that arrive together wait for the one check.
+private final class CertificateChecks: Sendable {
+    private let checks = Mutex<[String: Task<CertificateDiagnosis.Outcome, Never>]>([:])
 
-    func explain(_ error: any Error, url: URL, trust: ClientTrust) async -> String {
+    func outcome(for url: URL, trust: ClientTrust) async -> CertificateDiagnosis.Outcome {
+        guard url.scheme?.lowercased() == "https", !trust.insecure else { return .trusted }
         let host = url.host ?? "localhost"
         let port = url.port ?? 443
-        let key = "\(host):\(port)"
-        if let known = explained.withLock({ $0[key] }) { return known }
-        let reason =
-            await CertificateDiagnosis.explain(host: host, port: port, trust: trust)
-            ?? "the server's certificate was refused (\(error)); pass the CA that signed it with --cacert FILE, or --insecure to skip the check"
-        let message = "TLS: \(reason)"
-        explained.withLock { $0[key] = message }
-        return message
+        let task = checks.withLock { checks in
+            if let running = checks["\(host):\(port)"] { return running }
+            let task = Task { await CertificateDiagnosis.check(host: host, port: port, trust: trust) }
+            checks["\(host):\(port)"] = task
+            return task
+        }
+        let outcome = await task.value
+        // Unreachable now is not unreachable later: only a handshake's verdict is kept.
+        if outcome == .unreachable { checks.withLock { $0["\(host):\(port)"] = nil } }
+        return outcome
     }
 }

@@ -113,64 +113,61 @@ public struct LocalCertificateAuthority: Sendable {
     /// key usage, subject alternative names, ``serverValidityDays`` days, a new P-256 key.
     public func issueServerIdentity(hosts: [String] = [], now: Date = Date()) throws(TLSSetupError) -> TLSIdentity {
         let names = try Self.normalizedHosts(hosts)
-        let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
-        do {
-            let alternativeNames: [GeneralName] = names.map { name in
-                if let octets = IPAddressText.octets(of: name) { return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(octets))) }
-                return .dnsName(name)
+        let alternativeNames: [GeneralName] = names.map { name in
+            if let octets = IPAddressText.octets(of: name) { return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(octets))) }
+            return .dnsName(name)
+        }
+        return try issue(what: "server", now: now) { key in
+            let subject = try DistinguishedName {
+                OrganizationName("APICheck stub server")
+                CommonName(names.first(where: { IPAddressText.octets(of: $0) == nil }) ?? names[0])
             }
-            let start = now.addingTimeInterval(-3_600)
-            let certificate = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.publicKey,
-                notValidBefore: start, notValidAfter: start.addingTimeInterval(TimeInterval(Self.serverValidityDays) * 86_400),
-                issuer: self.certificate.subject,
-                subject: try DistinguishedName {
-                    OrganizationName("APICheck stub server")
-                    CommonName(names.first(where: { IPAddressText.octets(of: $0) == nil }) ?? names[0])
-                },
-                signatureAlgorithm: .ecdsaWithSHA256,
-                extensions: try Certificate.Extensions {
-                    Critical(BasicConstraints.notCertificateAuthority)
-                    Critical(KeyUsage(digitalSignature: true))
-                    try ExtendedKeyUsage([.serverAuth])
-                    SubjectAlternativeNames(alternativeNames)
-                    SubjectKeyIdentifier(hash: key.publicKey)
-                    AuthorityKeyIdentifier(keyIdentifier: try self.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
-                },
-                issuerPrivateKey: privateKey
-            )
-            return try TLSIdentity(chain: [certificate], privateKey: key)
-        } catch let error as TLSSetupError {
-            throw error
-        } catch {
-            throw TLSSetupError(path: nil, "the server certificate cannot be made: \(error)")
+            let extensions = try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectAlternativeNames(alternativeNames)
+                SubjectKeyIdentifier(hash: key.publicKey)
+                AuthorityKeyIdentifier(keyIdentifier: try self.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
+            }
+            return (subject, extensions)
         }
     }
 
     /// A client certificate (the clientAuth extended key usage) for mutual TLS against a server
     /// started with this CA as its `--client-ca`: what a test or a device presents.
     public func issueClientIdentity(commonName: String, now: Date = Date()) throws(TLSSetupError) -> TLSIdentity {
+        try issue(what: "client", now: now) { _ in
+            let extensions = try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                try ExtendedKeyUsage([.clientAuth])
+                AuthorityKeyIdentifier(keyIdentifier: try self.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
+            }
+            return (try DistinguishedName { CommonName(commonName) }, extensions)
+        }
+    }
+
+    /// A certificate signed by this CA for a new P-256 key: valid from an hour ago (clocks
+    /// differ) for ``serverValidityDays`` days, ECDSA with SHA-256.
+    private func issue(
+        what: String, now: Date, _ describe: (Certificate.PrivateKey) throws -> (DistinguishedName, Certificate.Extensions)
+    ) throws(TLSSetupError) -> TLSIdentity {
         let key = Certificate.PrivateKey(P256.Signing.PrivateKey())
         do {
+            let (subject, extensions) = try describe(key)
             let start = now.addingTimeInterval(-3_600)
             let certificate = try Certificate(
                 version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.publicKey,
                 notValidBefore: start, notValidAfter: start.addingTimeInterval(TimeInterval(Self.serverValidityDays) * 86_400),
-                issuer: self.certificate.subject, subject: try DistinguishedName { CommonName(commonName) },
-                signatureAlgorithm: .ecdsaWithSHA256,
-                extensions: try Certificate.Extensions {
-                    Critical(BasicConstraints.notCertificateAuthority)
-                    Critical(KeyUsage(digitalSignature: true))
-                    try ExtendedKeyUsage([.clientAuth])
-                    AuthorityKeyIdentifier(keyIdentifier: try self.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
-                },
+                issuer: self.certificate.subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
                 issuerPrivateKey: privateKey
             )
             return try TLSIdentity(chain: [certificate], privateKey: key)
         } catch let error as TLSSetupError {
             throw error
         } catch {
-            throw TLSSetupError(path: nil, "the client certificate cannot be made: \(error)")
+            throw TLSSetupError(path: nil, "the \(what) certificate cannot be made: \(error)")
         }
     }
 

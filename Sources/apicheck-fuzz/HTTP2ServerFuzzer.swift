@@ -39,24 +39,10 @@ enum HTTP2ServerFuzzer {
         } catch {
             FuzzCheck.fail("cannot set up the connection: \(error)")
         }
-        var output: [UInt8] = []
-        func collect() {
-            while let part = try? channel.readOutbound(as: IOData.self) {
-                guard case .byteBuffer(let buffer) = part else { FuzzCheck.fail("a file region was written") }
-                output += buffer.readableBytesView
-            }
-        }
-        let step = Int(flags >> 4) * 7
-        var offset = 0
-        while offset < bytes.count, channel.isActive {
-            let end = step == 0 ? bytes.count : min(bytes.count, offset + step)
-            _ = try? channel.writeInbound(ByteBuffer(bytes: bytes[offset..<end]))
-            collect()
-            offset = end
-        }
+        var output = ServerFuzzer.feed(bytes, step: Int(flags >> 4) * 7, to: channel)
         for _ in 0..<4 {
             channel.embeddedEventLoop.advanceTime(by: .seconds(900))
-            collect()
+            output += ServerFuzzer.written(by: channel)
         }
         FuzzCheck.require(!channel.isActive, "the HTTP/2 connection is still open an hour after its last read")
         _ = try? channel.finish(acceptAlreadyClosed: true)

@@ -89,33 +89,43 @@ enum ServerFuzzer {
             FuzzCheck.fail("cannot set up the connection: \(error)")
         }
 
-        var output: [UInt8] = []
-        func collect() {
-            while let part = try? channel.readOutbound(as: IOData.self) {
-                guard case .byteBuffer(let buffer) = part else { FuzzCheck.fail("a file region was written") }
-                output += buffer.readableBytesView
-            }
-        }
-        let step = Int(flags >> 4) * 3
-        var offset = 0
-        while offset < bytes.count, channel.isActive {
-            let end = step == 0 ? bytes.count : min(bytes.count, offset + step)
-            // A closed or failing pipeline reports through its own answers; the write's error is not ours to check.
-            _ = try? channel.writeInbound(ByteBuffer(bytes: bytes[offset..<end]))
-            collect()
-            offset = end
-        }
+        var output = feed(bytes, step: Int(flags >> 4) * 3, to: channel)
         if flags & 2 != 0, channel.isActive {
             channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
         }
         channel.embeddedEventLoop.advanceTime(by: .seconds(3600))
-        collect()
+        output += written(by: channel)
         FuzzCheck.require(!channel.isActive, "the connection is still open an hour after its last read")
         _ = try? channel.finish(acceptAlreadyClosed: true)
 
         let answers = checkResponses(output)
         let requestLines = bytes.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
         FuzzCheck.require(answers <= requestLines, "\(answers) answers to at most \(requestLines) requests")
+    }
+
+    /// Writes `bytes` into the channel `step` bytes at a time (all at once for 0) while it is
+    /// open; returns what it wrote back.
+    static func feed(_ bytes: [UInt8], step: Int, to channel: EmbeddedChannel) -> [UInt8] {
+        var output: [UInt8] = []
+        var offset = 0
+        while offset < bytes.count, channel.isActive {
+            let end = step == 0 ? bytes.count : min(bytes.count, offset + step)
+            // A closed or failing pipeline reports through its own answers; the write's error is not ours to check.
+            _ = try? channel.writeInbound(ByteBuffer(bytes: bytes[offset..<end]))
+            output += written(by: channel)
+            offset = end
+        }
+        return output
+    }
+
+    /// What the channel has written since last asked (never a file region: the fuzzer must see the bytes).
+    static func written(by channel: EmbeddedChannel) -> [UInt8] {
+        var output: [UInt8] = []
+        while let part = try? channel.readOutbound(as: IOData.self) {
+            guard case .byteBuffer(let buffer) = part else { FuzzCheck.fail("a file region was written") }
+            output += buffer.readableBytesView
+        }
+        return output
     }
 
     /// Walks the responses; returns how many there are.

@@ -145,6 +145,11 @@ import X509
 
         let expired = CertificateDiagnosis.explain(leaf, host: "localhost", trusted: [], now: Date().addingTimeInterval(900 * 86_400))
         #expect(expired.contains("expired"))
+        // Its CA was not passed either: said now, not after the user has renewed it.
+        #expect(expired.contains("pass it with --cacert FILE too"))
+        let wrongHostUntrusted = CertificateDiagnosis.explain(leaf, host: "api.example.com", trusted: [])
+        #expect(wrongHostUntrusted.contains("not api.example.com") && wrongHostUntrusted.contains("--cacert"))
+        #expect(!wrongHost.contains("--cacert"))
 
         let wildcard = try authority.issueServerIdentity(hosts: ["*.stubs.test"]).leaf
         #expect(CertificateDiagnosis.explain(wildcard, host: "api.stubs.test", trusted: []).contains("not trusted"))
