@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The hostile-input attacks of issue #19, long versions, against a release build on loopback.
+"""The hostile-input attacks of issues #19 and #34, long versions, against a release build on loopback.
 
     Benchmarks/attacks.py [ATTACK ...]        # all attacks by default
     APICHECK=.build/release/apicheck Benchmarks/attacks.py slow-body chain
@@ -7,6 +7,8 @@
 Crawler attacks run `apicheck crawl` against a hostile HTTP server written here; server attacks
 run `apicheck serve` and attack it. Each prints what it measured, one line per figure, and
 whether the bound held. Only 127.0.0.1 is used; every process started is stopped at the end.
+The TLS and HTTP/2 attacks of issue #34 (h2-*, tls-*, crawl-bad-cert) live in attacks_h2.py;
+ATTACK_TLS_PORT=PORT ATTACK_TLS_PID=PID aims its server attacks at another server (e.g. nginx).
 """
 import json
 import os
@@ -26,7 +28,7 @@ RESULTS = []
 
 def report(attack, figure, value, held=None):
     mark = "" if held is None else ("  ok" if held else "  FAILS")
-    line = f"{attack:<14} {figure:<52} {value}{mark}"
+    line = f"{attack:<21} {figure:<56} {value}{mark}"
     RESULTS.append(line)
     print(line, flush=True)
 
@@ -216,14 +218,14 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(*extra, nofile=None):
+def start_server(*extra, nofile=None, paths=("stubs/acmeflix",)):
     port = free_port()
     def limit():
         if nofile:
             resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
     # The log goes to a file: a pipe nobody reads would fill and block the server's logging.
     log = open(os.path.join(tempfile.gettempdir(), f"apicheck-attack-serve-{port}.log"), "w")
-    process = subprocess.Popen([APICHECK, "serve", "stubs/acmeflix", "--port", str(port), "--threads", "2", *extra],
+    process = subprocess.Popen([APICHECK, "serve", *paths, "--port", str(port), "--threads", "2", *extra],
                                stdout=subprocess.DEVNULL, stderr=log, preexec_fn=limit)
     for _ in range(200):
         try:
@@ -344,15 +346,28 @@ def attack_slowloris(wait=45):
     process.wait()
 
 
+import attacks_h2  # noqa: E402  (the TLS and HTTP/2 attacks of issue #34; they use the helpers above)
+
+attacks_h2.use(sys.modules[__name__])
+
 ATTACKS = {
-    "slow-body": attack_slow_body, "chain": attack_chain, "many-links": attack_many_links,
-    "big-body": attack_big_body, "signals": attack_signals, "bodies": attack_parallel_bodies,
-    "journal": attack_sequential_bodies, "descriptors": attack_descriptors, "slowloris": attack_slowloris,
+    "slow-body": (attack_slow_body, "crawl an API that drips a body 1 byte/s: --timeout and --deadline end it"),
+    "chain": (attack_chain, "crawl a 4,000-deep chain of links: the report stays bounded"),
+    "many-links": (attack_many_links, "crawl one body of 1,000,000 links: dropped links are reported"),
+    "big-body": (attack_big_body, "crawl a body over --max-body: not checked, reported"),
+    "signals": (attack_signals, "SIGINT/SIGTERM mid-crawl: exit 2, an incomplete report"),
+    "bodies": (attack_parallel_bodies, "200 PUTs of 8 MB at once: peak RSS, back to idle"),
+    "journal": (attack_sequential_bodies, "30 sequential 7 MB PUTs: the journal does not grow RSS"),
+    "descriptors": (attack_descriptors, "1,100 idle connections under ulimit 1024: no busy loop"),
+    "slowloris": (attack_slowloris, "300 connections dripping a request head: all closed"),
+    **attacks_h2.ATTACKS,
 }
 
 if __name__ == "__main__":
     if any(a in ("-h", "--help") for a in sys.argv[1:]):
-        print(__doc__ + "\nAttacks: " + ", ".join(ATTACKS))
+        print(__doc__ + "\nAttacks:")
+        for name, (_, description) in ATTACKS.items():
+            print(f"  {name:<22} {description}")
         sys.exit(0)
     if not os.access(APICHECK, os.X_OK):
         sys.exit(f"{APICHECK}: not found; run 'swift build -c release' first, or set APICHECK.")
@@ -360,6 +375,6 @@ if __name__ == "__main__":
     for name in chosen:
         if name not in ATTACKS:
             sys.exit(f"unknown attack '{name}'; attacks: {', '.join(ATTACKS)}")
-        ATTACKS[name]()
+        ATTACKS[name][0]()
     print("\n" + "\n".join(RESULTS))
     sys.exit(1 if any(line.endswith("FAILS") for line in RESULTS) else 0)
