@@ -28,23 +28,16 @@ public final class StubServerTrust: NSObject, URLSessionDelegate, @unchecked Sen
     }
 
     public func urlSession(
-        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
+        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge
+    ) async -> (URLSession.AuthChallengeDisposition, URLCredential?) {
         guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
             let trust = challenge.protectionSpace.serverTrust
-        else {
-            completionHandler(.performDefaultHandling, nil)
-            return
-        }
+        else { return (.performDefaultHandling, nil) }
         SecTrustSetAnchorCertificates(trust, [anchor] as CFArray)
         SecTrustSetAnchorCertificatesOnly(trust, true)
         var error: CFError?
-        if SecTrustEvaluateWithError(trust, &error) {
-            completionHandler(.useCredential, URLCredential(trust: trust))
-        } else {
-            completionHandler(.cancelAuthenticationChallenge, nil)
-        }
+        guard SecTrustEvaluateWithError(trust, &error) else { return (.cancelAuthenticationChallenge, nil) }
+        return (.useCredential, URLCredential(trust: trust))
     }
 }
 
