@@ -258,7 +258,9 @@ public final class StubServer: Sendable {
         let remaining = core.connections.all
         if !remaining.isEmpty {
             core.logger.warning("closing \(remaining.count) connections still busy after \(configuration.shutdownTimeout)")
-            for channel in remaining { try? await channel.close().get() }
+            // All at once: a TLS close waits up to its own timeout for the peer's close_notify.
+            for channel in remaining { channel.close(promise: nil) }
+            for channel in remaining { try? await channel.closeFuture.get() }
         }
         if ownsGroup { try? await group.shutdownGracefully() }
         lifecycle.withLock { $0 = .stopped }

@@ -80,6 +80,8 @@ public struct TLSIdentity: Sendable {
             var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
             configuration.minimumTLSVersion = .tlsv12
             configuration.applicationProtocols = http2 ? ["h2", "http/1.1"] : ["http/1.1"]
+            // A peer that never answers close_notify holds a closing connection this long (5 s by default).
+            configuration.shutdownTimeout = .seconds(2)
             if let clientCertificateAuthorities {
                 let roots = try clientCertificateAuthorities.map { try NIOSSLCertificate(bytes: DERBytes.of($0), format: .der) }
                 configuration.trustRoots = .certificates(roots)
@@ -135,7 +137,8 @@ enum IPAddressText {
         }
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         return octets.withUnsafeBytes { bytes in
-            inet_ntop(family, bytes.baseAddress, &buffer, socklen_t(buffer.count)) == nil ? nil : String(cString: buffer)
+            guard inet_ntop(family, bytes.baseAddress, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 }
