@@ -109,29 +109,64 @@ final class HTTP2StreamWire: ChannelDuplexHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
-    /// Headers a response must not carry on HTTP/2 (RFC 9113 §8.2.2).
-    static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]
+    /// Headers a response must not carry on HTTP/2 (RFC 9113 §8.2.2), lower case.
+    static let hopByHop: [[UInt8]] = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"].map { Array($0.utf8) }
 
     /// The head at the front of `buffer` when it is whole (`nil` inside means not a response
-    /// head), and the bytes after it.
+    /// head), and the bytes after it. Reads bytes, not `String`s: it runs for every response.
     static func takeHead(from buffer: inout ByteBuffer) -> (HTTPResponseHead?, ByteBuffer)? {
         let view = buffer.readableBytesView
         guard let end = Self.endOfHead(in: view) else { return nil }
-        let headText = String(decoding: view[view.startIndex..<end], as: UTF8.self)
+        let head = parseHead(view[view.startIndex..<end])
         buffer.moveReaderIndex(forwardBy: end + 4 - view.startIndex)
-        let rest = buffer.slice()
-        var lines = headText.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
-        guard let statusLine = lines.popFirst(), statusLine.hasPrefix("HTTP/1."),
-            let code = statusLine.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap({ Int($0) }), (100...999).contains(code)
-        else { return (nil, rest) }
-        var headers = HTTPHeaders()
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { return (nil, rest) }
-            let name = line[..<colon]
-            guard !hopByHop.contains(name.lowercased()) else { continue }
-            headers.add(name: String(name), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        return (head, buffer.slice())
+    }
+
+    /// `HTTP/1.x NNN reason` then `Name: value` lines, CRLF-separated (the stub handler's own
+    /// output: anything else is `nil`).
+    static func parseHead(_ bytes: ByteBufferView.SubSequence) -> HTTPResponseHead? {
+        var lines = LineIterator(bytes)
+        guard let statusLine = lines.next(), statusLine.count >= 12, statusLine.starts(with: "HTTP/1.".utf8),
+            statusLine[statusLine.startIndex + 8] == UInt8(ascii: " ")
+        else { return nil }
+        var code = 0
+        for byte in statusLine[(statusLine.startIndex + 9)..<(statusLine.startIndex + 12)] {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            code = code * 10 + Int(byte - 0x30)
         }
-        return (HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: code), headers: headers), rest)
+        guard code >= 100 else { return nil }
+        var headers = HTTPHeaders()
+        while let line = lines.next() {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { return nil }
+            let name = line[line.startIndex..<colon]
+            if hopByHop.contains(where: { $0.count == name.count && zip($0, name).allSatisfy { $0 == ($1 | 0x20) } }) { continue }
+            var valueStart = colon + 1
+            while valueStart < line.endIndex, line[valueStart] == UInt8(ascii: " ") || line[valueStart] == UInt8(ascii: "\t") { valueStart += 1 }
+            var valueEnd = line.endIndex
+            while valueEnd > valueStart, line[valueEnd - 1] == UInt8(ascii: " ") || line[valueEnd - 1] == UInt8(ascii: "\t") { valueEnd -= 1 }
+            headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: line[valueStart..<valueEnd], as: UTF8.self))
+        }
+        return HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: code), headers: headers)
+    }
+
+    /// The CRLF-separated lines of a head.
+    struct LineIterator: IteratorProtocol {
+        let bytes: ByteBufferView.SubSequence
+        var position: Int
+
+        init(_ bytes: ByteBufferView.SubSequence) {
+            self.bytes = bytes
+            self.position = bytes.startIndex
+        }
+
+        mutating func next() -> ByteBufferView.SubSequence? {
+            guard position < bytes.endIndex else { return nil }
+            var end = position
+            while end < bytes.endIndex, !(bytes[end] == 13 && end + 1 < bytes.endIndex && bytes[end + 1] == 10) { end += 1 }
+            let line = bytes[position..<end]
+            position = end + 2
+            return line
+        }
     }
 
     private static func endOfHead(in view: ByteBufferView) -> Int? {
