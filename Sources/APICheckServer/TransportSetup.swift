@@ -24,15 +24,12 @@ extension ServerCore {
         let pipeline = channel.pipeline.syncOperations
         if let context {
             try pipeline.addHandler(NIOSSLServerHandler(context: context))
-            try pipeline.addHandler(TLSHandshakeGuard(timeout: TimeAmount.nanoseconds(Int64(configuration.limits.headerTimeout.components.seconds) * 1_000_000_000), logger: logger))
             try pipeline.addHandler(
-                ApplicationProtocolNegotiationHandler { result, channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        if case .negotiated("h2") = result {
-                            try self.addHTTP2Handlers(to: channel)
-                        } else {
-                            try self.addConnectionHandlers(to: channel, transport: .tls)
-                        }
+                TLSConnectionSetup(timeout: Self.timeAmount(configuration.limits.headerTimeout), logger: logger) { channel, protocolName in
+                    if protocolName == "h2" {
+                        try self.addHTTP2Handlers(to: channel)
+                    } else {
+                        try self.addConnectionHandlers(to: channel, transport: .tls)
                     }
                 })
         } else if configuration.cleartextHTTP2 {
@@ -127,20 +124,23 @@ final class FirstStreamDeadline: ChannelInboundHandler, RemovableChannelHandler 
     }
 }
 
-/// Until the TLS handshake completes: a client that never finishes it (a ClientHello a byte at a
-/// time, plaintext to the TLS port) is closed within the head timeout, and handshake errors end
-/// the connection quietly (logged at debug: they are the client's). Removes itself once the
-/// handshake is done.
-final class TLSHandshakeGuard: ChannelInboundHandler, RemovableChannelHandler {
+/// Until the TLS handshake completes, then gone: a client that never finishes it (a ClientHello
+/// a byte at a time, plaintext to the TLS port) is closed within the head timeout, handshake
+/// errors end the connection quietly (logged at debug: they are the client's), and on completion
+/// the protocol ALPN chose (`h2`, else HTTP/1.1) sets the rest of the pipeline up at once. One
+/// handler and one removal per connection where NIO's ALPN handler and a separate guard took two.
+final class TLSConnectionSetup: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
     private let timeout: TimeAmount
     private let logger: Logger
+    private let configure: (any Channel, String?) throws -> Void
     private var timer: Scheduled<Void>?
 
-    init(timeout: TimeAmount, logger: Logger) {
+    init(timeout: TimeAmount, logger: Logger, configure: @escaping (any Channel, String?) throws -> Void) {
         self.timeout = timeout
         self.logger = logger
+        self.configure = configure
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -159,14 +159,21 @@ final class TLSHandshakeGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case TLSUserEvent.handshakeCompleted = event {
-            timer?.cancel()
-            timer = nil
+        guard case TLSUserEvent.handshakeCompleted(let negotiated) = event else {
             context.fireUserInboundEventTriggered(event)
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        timer?.cancel()
+        timer = nil
+        do {
+            try configure(context.channel, negotiated)
+        } catch {
+            logger.error("cannot set up a TLS connection: \(error)")
+            context.close(promise: nil)
             return
         }
         context.fireUserInboundEventTriggered(event)
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
