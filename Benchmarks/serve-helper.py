@@ -14,6 +14,12 @@
   serve-helper.py wrk FILE            from `wrk --latency` output: req/s, p99 (ms), non-2xx
                                       responses and the total number of requests ("N requests
                                       in …"), in that order, space-separated
+  serve-helper.py wrk-socket-errors FILE
+                                      from `wrk` output: its socket errors (connect + read +
+                                      write + timeout), 0 when it reports none
+  serve-helper.py h2load FILE         from `h2load` output: req/s, mean time per request (ms),
+                                      errors (failed + errored + timed out + non-2xx) and the
+                                      number of succeeded requests, space-separated
 """
 import json
 import os
@@ -140,6 +146,27 @@ def parse_wrk(file):
     print(f"{float(rate.group(1)):.0f} {float(p99.group(1)) * scale:.3f} {errors.group(1) if errors else 0} {total.group(1)}")
 
 
+def parse_wrk_socket_errors(file):
+    text = open(file).read()
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
+    print(sum(int(group) for group in errors.groups()) if errors else 0)
+
+
+def parse_h2load(file):
+    text = open(file).read()
+    rate = re.search(r"^finished in [\d.]+m?s, ([\d.]+) req/s", text, re.MULTILINE)
+    counts = re.search(r"^requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed, "
+                       r"(\d+) errored, (\d+) timeout", text, re.MULTILINE)
+    codes = re.search(r"^status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx", text, re.MULTILINE)
+    mean = re.search(r"^time for request:\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)\s", text, re.MULTILINE)
+    if not rate or not counts or not codes or not mean:
+        raise SystemExit(f"cannot read h2load output:\n{text}")
+    succeeded, failed, errored, timeout = (int(group) for group in counts.groups())
+    non_2xx = sum(int(group) for group in codes.groups()[1:])
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[mean.group(2)]
+    print(f"{float(rate.group(1)):.0f} {float(mean.group(1)) * scale:.3f} {failed + errored + timeout + non_2xx} {succeeded}")
+
+
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else ""
     if command == "generate":
@@ -152,6 +179,10 @@ if __name__ == "__main__":
         requests(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
     elif command == "wrk":
         parse_wrk(sys.argv[2])
+    elif command == "wrk-socket-errors":
+        parse_wrk_socket_errors(sys.argv[2])
+    elif command == "h2load":
+        parse_h2load(sys.argv[2])
     else:
         print(__doc__)
         sys.exit(2)

@@ -24,9 +24,17 @@
 #   is installed, callgrind's exact instructions per request (Benchmarks/serve-instructions.sh,
 #   the machine-independent figure CI holds to a budget).
 #
+# Then, over TLS (issue #34; Benchmarks/serve-tls.sh, which runs alone too): HTTPS keep-alive
+# (wrk), HTTP/2 (h2load, 64 streams) and new TLS connections per second (full handshakes), each
+# against a minimal NIO + swift-nio-ssl server in the same rounds, nginx with TLS beside; and last
+# a Markdown table of every figure: apicheck / minimal NIO (the target, 0.95×) and / nginx.
+#
 # Environment: ROUNDS (3), DURATION (10s), CONNECTIONS (64), THREADS (2), BASELINE_APICHECK,
-# SCRATCH_PATH (the swift build folder, default .build). Installs wrk and nginx from Debian's
-# packages when they are missing.
+# SCRATCH_PATH (the swift build folder, default .build), SKIP_BUILD=1 (use the release binaries
+# as they are, no `swift build`), SECTIONS ("plain tls"; "plain" for cleartext only, "tls" for
+# the TLS figures only), and serve-tls.sh's own (H2_CLIENTS, H2_STREAMS, HANDSHAKE_CONNECTIONS,
+# FIGURES). Installs wrk and nginx from Debian's packages when they are missing (serve-tls.sh:
+# h2load, a C compiler and BoringSSL's headers too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +43,8 @@ DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 SCRATCH_PATH=${SCRATCH_PATH:-.build}
+SECTIONS=${SECTIONS:-plain tls}
+case " $SECTIONS " in *" plain "* | *" tls "*) ;; *) echo "SECTIONS: plain, tls or both, not \"$SECTIONS\"" >&2; exit 2 ;; esac
 HELPER="python3 Benchmarks/serve-helper.py"
 
 MISSING=0
@@ -54,12 +64,21 @@ if [ "$MISSING" = 1 ]; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
-scripts/setup --deps > /dev/null
-echo "Building apicheck (release)…" >&2
-swift build -c release --scratch-path "$SCRATCH_PATH" --product apicheck > /dev/null
-swift build -c release --scratch-path "$SCRATCH_PATH" --product apicheck-bench > /dev/null
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  scripts/setup --deps > /dev/null
+  echo "Building apicheck (release)…" >&2
+  swift build -c release --scratch-path "$SCRATCH_PATH" --product apicheck > /dev/null
+  swift build -c release --scratch-path "$SCRATCH_PATH" --product apicheck-bench > /dev/null
+fi
 APICHECK="$SCRATCH_PATH/release/apicheck"
 BENCH="$SCRATCH_PATH/release/apicheck-bench"
+
+# The TLS figures run after the cleartext ones, from Benchmarks/serve-tls.sh (built above).
+run_tls() {  # extra environment for serve-tls.sh
+  env "$@" ROUNDS="$ROUNDS" DURATION="$DURATION" CONNECTIONS="$CONNECTIONS" THREADS="$THREADS" \
+    SCRATCH_PATH="$SCRATCH_PATH" CONFIGURATION=release SKIP_BUILD=1 Benchmarks/serve-tls.sh
+}
+case " $SECTIONS " in *" plain "*) ;; *) run_tls; exit ;; esac
 
 WORK=$(mktemp -d /tmp/apicheck-serve-bench.XXXXXX)
 chmod 755 "$WORK"
@@ -304,11 +323,12 @@ else
 fi
 
 echo
-awk -v b="$STAT_BEFORE" -v a="$STAT_AFTER" 'BEGIN {
+STEAL=$(awk -v b="$STAT_BEFORE" -v a="$STAT_AFTER" 'BEGIN {
   split(b, x); split(a, y)
   for (i = 1; i <= 8; i++) total += y[i] - x[i]
-  printf "CPU steal during the runs: %.1f%% (of all CPU time on all cores over the measured rounds)\n", (total > 0 ? 100 * (y[8] - x[8]) / total : 0)
-}'
+  printf "%.1f", (total > 0 ? 100 * (y[8] - x[8]) / total : 0)
+}')
+echo "CPU steal during the runs: $STEAL% (of all CPU time on all cores over the measured rounds)"
 
 # The reference point: what SwiftNIO alone reaches against nginx in the same rounds, and how much
 # of it the stub server keeps. (nio ran right after the literal pair of each round.)
@@ -377,3 +397,28 @@ if command -v valgrind > /dev/null; then
   Benchmarks/serve-instructions.sh "$APICHECK"
   [ -n "${BASELINE_APICHECK:-}" ] && CONFIGURATION=release Benchmarks/serve-instructions.sh "$BASELINE_APICHECK" | sed 's/^apicheck serve/baseline/'
 fi
+
+# The TLS figures, then one table of everything: per figure the medians, apicheck / minimal NIO
+# (paired, median and min–max over the rounds) against the target, and apicheck / nginx.
+TLS_NOTE=""
+if [[ " $SECTIONS " == *" tls "* ]]; then
+  echo
+  echo "== TLS =="
+  run_tls SUMMARY_ROWS="$WORK/tls-rows.md"
+  TLS_NOTE="; TLS: $(cat "$WORK/tls-rows.md.notes")"
+fi
+echo
+echo "Summary ($(nproc) cores, $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo); cleartext: $ROUNDS paired rounds of $DURATION, steal $STEAL%$TLS_NOTE; req/s medians; ratios per round, median (min–max)):"
+echo
+echo "| figure | apicheck | minimal NIO | nginx | apicheck / minimal NIO | target | apicheck / nginx | server CPU per request, apicheck / NIO |"
+echo "|---|---:|---:|---:|---:|---|---:|---:|"
+for path in literal templated; do
+  r=$(median "$WORK/paired-apicheck-nio-$path.txt" 1)
+  paste -d ' ' "$WORK/cpu-apicheck-$path.txt" "$WORK/cpu-nio-literal.txt" | awk '{print ($2 > 0 ? $1 / $2 : 0)}' > "$WORK/cpu-ratio-$path.txt"
+  printf '| cleartext HTTP/1.1 keep-alive req/s (wrk -c%s), %s path | %.0f | %.0f | %.0f | %.2f× (%s) | ≥ 0.95× (no regression) — %s | %.2f× (%s) | %.2f× |\n' \
+    "$CONNECTIONS" "$path" "$(median "$WORK/results-apicheck-$path.txt" 1)" "$(median "$WORK/results-nio-literal.txt" 1)" \
+    "$(median "$WORK/results-nginx-$path.txt" 1)" "$r" "$(range_of "$WORK/paired-apicheck-nio-$path.txt")" \
+    "$(awk -v r="$r" 'BEGIN {print (r >= 0.95 ? "met" : "**not met**")}')" \
+    "$(median "$WORK/paired-$path.txt" 1)" "$(range_of "$WORK/paired-$path.txt")" "$(median "$WORK/cpu-ratio-$path.txt" 1)"
+done
+if [ -s "$WORK/tls-rows.md" ]; then cat "$WORK/tls-rows.md"; fi

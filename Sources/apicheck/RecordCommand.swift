@@ -98,11 +98,11 @@ struct RecordCommand: AsyncParsableCommand {
         let maximumBody = ServeCommand.byteCount(maxUpstreamBody) ?? 64 << 20
         let timeout = Duration.milliseconds(Int64(self.timeout * 1000))
         let trust = try upstreamTLS.checkedTrust(output, command: "record")
-        let tls = try serverTLS.configuration(output: output, port: port)
+        let preparedTLS = try serverTLS.configuration(output: output)
         try await withHTTPFetcher(concurrency: 64, trust: trust, logger: logger) { fetcher in
             let forwarder = UpstreamForwarder(origin: origin, fetcher: fetcher, maximumBodyBytes: maximumBody, timeout: timeout)
             var configuration = StubServer.Configuration(host: host, port: port)
-            configuration.tls = tls
+            configuration.tls = preparedTLS.tls
             configuration.cleartextHTTP2 = serverTLS.cleartextHTTP2
             configuration.upstream = ProxyUpstream(forwarder: forwarder, recorder: recorder, rewritesLinks: !noRewriteLinks)
             configuration.limits.maximumBodyBytes = maximumBody
@@ -115,6 +115,7 @@ struct RecordCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
             Output().write("Listening on \(server.baseURL) (recording \(origin) into \(recorder.directory.path))")
+            preparedTLS.printTrust(for: server, output: output)
             Output().write("Send requests to \(server.baseURL) as you would to \(origin). Stop with Ctrl-C.")
             try await runUntilSignalled(server, termination: termination, logger: logger)
         }

@@ -283,11 +283,14 @@ struct ServeCommand: AsyncParsableCommand {
         // The process is ours: after a burst of large uploads, give glibc's free heap back.
         configuration.releaseFreeMemory = { apicheck_release_free_memory() }
         configuration.requestGate = requestGate
-        configuration.tls = try tls.configuration(output: output, port: port)
+        let preparedTLS = try tls.configuration(output: output)
+        configuration.tls = preparedTLS.tls
         configuration.cleartextHTTP2 = tls.cleartextHTTP2
         let stubs = result.stubSet
         guard let proxy else {
-            try await serve(stubs, source: openapi == nil ? source : nil, configuration: configuration, termination: termination, logger: logger, output: output)
+            try await serve(
+                stubs, source: openapi == nil ? source : nil, configuration: configuration, preparedTLS: preparedTLS, termination: termination, logger: logger,
+                output: output)
             return
         }
         let upstreamOrigin = try OriginRewriter.normalizedOrigin(proxy)
@@ -306,7 +309,7 @@ struct ServeCommand: AsyncParsableCommand {
             var configuration = configuration
             configuration.upstream = ProxyUpstream(
                 forwarder: UpstreamForwarder(origin: upstreamOrigin, fetcher: fetcher), recorder: recorder, rewritesLinks: !noRewriteLinks)
-            try await serve(stubs, source: source, configuration: configuration, termination: termination, logger: logger, output: output)
+            try await serve(stubs, source: source, configuration: configuration, preparedTLS: preparedTLS, termination: termination, logger: logger, output: output)
             if let recorder { output.writeError("Recorded into \(recorder.directory.path): \(recorder.summary)") }
         }
     }
@@ -329,7 +332,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func serve(
-        _ stubs: StubSet, source: StubSource?, configuration: StubServer.Configuration, termination: TerminationSignal, logger: Logger, output: Output
+        _ stubs: StubSet, source: StubSource?, configuration: StubServer.Configuration, preparedTLS: ServerTLSFlags.PreparedTLS,
+        termination: TerminationSignal, logger: Logger, output: Output
     ) async throws {
         let server: StubServer
         do {
@@ -345,6 +349,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         // The first line says where it listens; scripts and tests read it.
         Output().write("Listening on \(server.baseURL) (\(counted(stubs.count, "stub")))")
+        preparedTLS.printTrust(for: server, output: output)
         Output().write("Admin API: \(server.baseURL)/__apicheck/health\(adminToken == nil ? " (loopback only)" : " (token required)")\(watch ? "; watching for changes" : ""). Stop with Ctrl-C.")
 
         if let upstream = configuration.upstream {

@@ -67,17 +67,29 @@ struct ServerTLSFlags: ParsableArguments {
 
     /// The server's TLS, its notices written to `output` (standard error: the first line on
     /// standard output stays the URL). `nil` without TLS. A bad file exits 2 naming it.
-    func configuration(output: Output, port: Int) throws -> StubServer.TLS? {
-        guard enabled else { return nil }
+    /// The server's TLS and whether its CA was just made; ``PreparedTLS/printTrust(for:output:)``
+    /// says how to trust it once the server listens (its real port known).
+    struct PreparedTLS {
+        var tls: StubServer.TLS?
+        var madeCA = false
+
+        func printTrust(for server: StubServer, output: Output) {
+            guard let path = tls?.certificateAuthority?.certificatePath else { return }
+            output.writeError(ServerTLSFlags.trustInstructions(caPath: path, origin: server.baseURL, detailed: madeCA))
+        }
+    }
+
+    func configuration(output: Output) throws -> PreparedTLS {
+        guard enabled else { return PreparedTLS() }
         do {
-            return try makeConfiguration(output: output, port: port)
+            return try makeConfiguration(output: output)
         } catch {
             output.writeError("\(error)")
             throw ExitCode(2)
         }
     }
 
-    private func makeConfiguration(output: Output, port: Int) throws(TLSSetupError) -> StubServer.TLS {
+    private func makeConfiguration(output: Output) throws(TLSSetupError) -> PreparedTLS {
         var clientCAs: CertificateBundle?
         if let clientCA { clientCAs = try CertificateBundle.load(clientCA) }
         if let certificate, let key {
@@ -85,7 +97,7 @@ struct ServerTLSFlags: ParsableArguments {
             if identity.leaf.notValidAfter < Date() {
                 output.writeError("\(certificate): warning: the certificate expired on \(identity.leaf.notValidAfter); clients will refuse it")
             }
-            return StubServer.TLS(identity: identity, http2: http2 == .on, clientCertificateAuthorities: clientCAs)
+            return PreparedTLS(tls: StubServer.TLS(identity: identity, http2: http2 == .on, clientCertificateAuthorities: clientCAs))
         }
         let folder = tlsDirectory.map { URL(fileURLWithPath: $0) } ?? Self.defaultDirectory
         let (authority, created) = try LocalCertificateAuthority.open(in: folder)
@@ -97,13 +109,12 @@ struct ServerTLSFlags: ParsableArguments {
         let caPath = authority.certificatePath ?? folder.appendingPathComponent("ca.pem").path
         output.writeError("TLS: certificate for \(identity.hostNames.joined(separator: ", ")), valid until \(Self.day(identity.leaf.notValidAfter)); CA \(caPath)")
         output.writeError("CA SHA-256 fingerprint: \(authority.certificate.sha256Fingerprint)")
-        output.writeError(Self.trustInstructions(caPath: caPath, port: port, detailed: created))
-        return StubServer.TLS(identity: identity, http2: http2 == .on, clientCertificateAuthorities: clientCAs, certificateAuthority: authority)
+        let tls = StubServer.TLS(identity: identity, http2: http2 == .on, clientCertificateAuthorities: clientCAs, certificateAuthority: authority)
+        return PreparedTLS(tls: tls, madeCA: created)
     }
 
     /// How to trust the CA: in full the first time, as one line after.
-    static func trustInstructions(caPath: String, port: Int, detailed: Bool) -> String {
-        let origin = "https://127.0.0.1:\(port == 0 ? 8443 : port)"
+    static func trustInstructions(caPath: String, origin: String, detailed: Bool) -> String {
         guard detailed else { return "Trust it: curl --cacert \(caPath) \(origin)/ · apicheck crawl --cacert \(caPath) · more in docs/stub-server.md#https" }
         return """
             Trust the CA once, where your client runs:

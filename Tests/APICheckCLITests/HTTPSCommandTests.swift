@@ -21,7 +21,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: caPath))
         #expect(server.errors.contains("Made a local CA in \(state.path)"))
         #expect(server.errors.contains("CA SHA-256 fingerprint: "))
-        #expect(server.errors.contains("curl --cacert \(caPath)"))
+        #expect(server.errors.contains("curl --cacert \(caPath) \(server.baseURL)/"), "the trust hint names the real port")
         #expect(server.errors.contains("xcrun simctl keychain booted add-root-cert"))
 
         let trusted = try CLI.run(["crawl", server.baseURL + "/", "--cacert", caPath, "--format", "json"])
