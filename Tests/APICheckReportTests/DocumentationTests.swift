@@ -51,6 +51,7 @@ import Testing
             findings: [everything], checks: checks, errors: [CrawlProblem(message: "m", url: "u")], shard: Shard(index: 1, count: 2))
         report = Baseline(findings: [SampleReports.brokenPoster]).apply(to: report)
         report.requestHeaderNames = ["Authorization"]
+        report.configuration.insecureTLS = true
         report.sampling = [SampledKind(kind: "root → items[*]", seen: 9, checked: 3)]
         report.operationCoverage = OperationCoverage(total: 3, unreached: ["GET /movies/{id}/cast"])
         report.probing = ProbeSummary(writes: 2, queryForms: 1, templatedReads: 3, skipped: ["x"], requests: 9, created: 1, leftBehind: ["u"], restored: 1, changed: ["c"])
