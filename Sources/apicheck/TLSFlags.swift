@@ -57,7 +57,7 @@ struct ServerTLSFlags: ParsableArguments {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return URL(fileURLWithPath: state).appendingPathComponent("apicheck/tls")
         }
-        let home = FileManager.default.homeDirectoryForCurrentUser
+        let home = URL(fileURLWithPath: NSHomeDirectory())
         #if os(macOS)
         return home.appendingPathComponent("Library/Application Support/APICheck/tls")
         #else
