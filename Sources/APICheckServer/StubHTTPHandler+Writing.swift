@@ -215,12 +215,19 @@ extension StubHTTPHandler {
         let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
         let io = NonBlockingFileIO(threadPool: core.threadPool)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let stallLimit = idleTimeout * 10
         io.readChunked(
             fileHandle: handle, byteCount: size, chunkSize: 64 << 10, allocator: context.channel.allocator, eventLoop: context.eventLoop
         ) { chunk in
             let (handler, context) = loopBound.value
             guard !handler.state.isClosing, context.channel.isActive else { return context.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
             let promise = context.eventLoop.makePromise(of: Void.self)
+            // A reader that takes nothing (a zero window) is given ten idle timeouts per chunk, as a
+            // slow reader of any answer is, then cut: the answer under way would otherwise hold
+            // the connection (or stream) for ever.
+            let channel = context.channel
+            let stalled = context.eventLoop.scheduleTask(in: stallLimit) { channel.close(promise: nil) }
+            promise.futureResult.whenComplete { _ in stalled.cancel() }
             context.writeAndFlush(handler.wrapOutboundOut(.byteBuffer(chunk)), promise: promise)
             return promise.futureResult
         }.hop(to: context.eventLoop).assumeIsolated().whenComplete { result in

@@ -46,7 +46,7 @@ final class StubHTTPHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Idle detection without a pipeline stage: the last read, and one timer per connection.
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
-    private let idleTimeout: TimeAmount
+    let idleTimeout: TimeAmount
     private let headerTimeout: TimeAmount
     /// Request parts decoded in the current read burst (a burst with none started a head).
     private var partsInBurst = 0

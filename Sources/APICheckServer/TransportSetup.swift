@@ -40,32 +40,30 @@ extension ServerCore {
     }
 
     /// HTTP/2 on a connection: NIOHTTP2's frame handler bounded by the server's limits (streams at
-    /// once, header list size, its own floods and reset-rate guards), connection management
-    /// (idle timeout, GOAWAY on shutdown), and per stream the codec, ``HTTP2StreamWire`` and the
+    /// once, header list size, its own floods and reset-rate guards), ``HTTP2ConnectionEnd`` (idle
+    /// timeout, GOAWAY both ways, errors), and per stream the codec, ``HTTP2StreamWire`` and the
     /// stub handler.
     package func addHTTP2Handlers(to channel: any Channel) throws {
         let limits = configuration.limits
-        let manager = NIOHTTP2ServerConnectionManagementHandler(
-            eventLoop: channel.eventLoop,
-            configuration: .init(
-                maxIdleTime: Self.timeAmount(limits.idleTimeout), maxAge: nil, maxGraceTime: Self.timeAmount(configuration.shutdownTimeout), keepalive: nil)
-        )
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
         connection.initialSettings = [
             HTTP2Setting(parameter: .maxConcurrentStreams, value: limits.maximumConcurrentStreams),
             HTTP2Setting(parameter: .maxHeaderListSize, value: limits.maximumHeaderBytes),
         ]
-        let stream = NIOHTTP2Handler.StreamConfiguration()
-        // The manager counts streams from the events NIOHTTP2 sends down the pipeline (given its
-        // stream delegate as well, it would count each twice).
+        let end = HTTP2ConnectionEnd(idleTimeout: Self.timeAmount(limits.idleTimeout), logger: logger)
+        // Streams are counted here: with NIOHTTP2's inline multiplexer their creation and closing
+        // never travel down the connection's pipeline.
+        let counted = NIOLoopBound(end, eventLoop: channel.eventLoop)
         _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-            mode: .server, connectionConfiguration: connection, streamConfiguration: stream
+            mode: .server, connectionConfiguration: connection, streamConfiguration: NIOHTTP2Handler.StreamConfiguration()
         ) { streamChannel in
-            streamChannel.eventLoop.makeCompletedFuture { try self.addStreamHandlers(to: streamChannel) }
+            streamChannel.eventLoop.makeCompletedFuture {
+                try self.addStreamHandlers(to: streamChannel)
+                counted.value.streamOpened()
+                streamChannel.closeFuture.whenComplete { _ in counted.value.streamClosed() }
+            }
         }
-        try channel.pipeline.syncOperations.addHandler(manager)
-        try channel.pipeline.syncOperations.addHandler(FirstStreamDeadline(timeout: Self.timeAmount(limits.idleTimeout)))
-        try channel.pipeline.syncOperations.addHandler(ConnectionErrorCloser(logger: logger))
+        try channel.pipeline.syncOperations.addHandler(end)
     }
 
     /// One HTTP/2 stream: NIOHTTP2's HTTP/1 codec, the wire adapter, the stub handler.
@@ -81,46 +79,85 @@ extension ServerCore {
     }
 }
 
-/// Ends an HTTP/2 connection on a connection error. NIOHTTP2 answers one (a header list over
-/// SETTINGS_MAX_HEADER_LIST_SIZE, a CONTINUATION or control-frame flood, too many resets) with
-/// GOAWAY and passes the error on, leaving the close to the application: without this the peer
-/// would hold the connection until the idle timeout.
-final class ConnectionErrorCloser: ChannelInboundHandler {
-    typealias InboundIn = NIOAny
-    private let logger: Logger
+/// When an HTTP/2 connection ends (NIOHTTP2 leaves all of it to the application):
+/// - after the idle timeout with no stream open;
+/// - when the peer has sent GOAWAY or closed its side (AsyncHTTPClient's shutdown does one of them
+///   and waits for the server to close) and no stream is open, or once the last one closes;
+/// - on shutdown (`ChannelShouldQuiesceEvent`): GOAWAY to the peer, then as above (the server
+///   closes what is left at its shutdown timeout);
+/// - on a connection error: NIOHTTP2 answers one (a header list over SETTINGS_MAX_HEADER_LIST_SIZE,
+///   a CONTINUATION or control-frame flood, too many resets) with GOAWAY and passes it on; without
+///   the close the peer would hold the connection (found by test, and by attacks.py's floods).
+final class HTTP2ConnectionEnd: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias InboundOut = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
 
-    init(logger: Logger) { self.logger = logger }
+    private let idleTimeout: TimeAmount
+    private let logger: Logger
+    private var channel: (any Channel)?
+    private var idleTimer: Scheduled<Void>?
+    private var openStreams = 0
+    private var goingAway = false
+
+    init(idleTimeout: TimeAmount, logger: Logger) {
+        self.idleTimeout = idleTimeout
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        channel = context.channel
+        armIdleTimer()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        idleTimer = nil
+        channel = nil
+    }
+
+    func streamOpened() {
+        openStreams += 1
+        idleTimer?.cancel()
+        idleTimer = nil
+    }
+
+    func streamClosed() {
+        openStreams = max(0, openStreams - 1)
+        guard openStreams == 0 else { return }
+        if goingAway { channel?.close(promise: nil) } else { armIdleTimer() }
+    }
+
+    private func armIdleTimer() {
+        guard let channel else { return }
+        idleTimer?.cancel()
+        idleTimer = channel.eventLoop.scheduleTask(in: idleTimeout) { channel.close(promise: nil) }
+    }
+
+    private func goAway() {
+        goingAway = true
+        if openStreams == 0 { channel?.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .goAway = unwrapInboundIn(data).payload { goAway() }
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, !goingAway {
+            let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: .maxID, errorCode: .noError, opaqueData: nil))
+            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+            goAway()
+        } else if case ChannelEvent.inputClosed = event {
+            goAway()
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         logger.debug("HTTP/2 connection closed: \(error)", metadata: ["peer": "\(context.channel.remoteAddress.map { "\($0)" } ?? "?")"])
         context.close(promise: nil)
-    }
-}
-
-/// An HTTP/2 connection that opens no stream is closed after the idle timeout. NIOHTTP2's
-/// connection manager starts its idle timer when the channel becomes active or a last stream
-/// closes; after ALPN the channel is long active, so before the first stream nothing would end it.
-final class FirstStreamDeadline: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
-    private let timeout: TimeAmount
-    private var timer: Scheduled<Void>?
-
-    init(timeout: TimeAmount) { self.timeout = timeout }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        let channel = context.channel
-        timer = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        let opened = event is NIOHTTP2StreamCreatedEvent
-        context.fireUserInboundEventTriggered(event)
-        if opened { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
 }
 

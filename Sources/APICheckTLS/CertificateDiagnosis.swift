@@ -27,6 +27,11 @@ public enum CertificateDiagnosis {
     public static func check(host: String, port: Int, trust: ClientTrust, timeout: TimeAmount = .seconds(10)) async -> Outcome {
         guard !trust.insecure, let configuration = try? trust.tlsConfiguration() else { return .trusted }
         switch await handshake(host: host, port: port, configuration: configuration, timeout: timeout) {
+        case .success(let leaf?) where !coversHostName(leaf, host: host):
+            // swift-nio-ssl also accepts a certificate whose IP address names the socket's peer,
+            // so `https://vm/` passes on a certificate for 127.0.0.1 when vm resolves there;
+            // curl and browsers do not, and neither does this check.
+            return .refused(explain(leaf, host: host, trusted: (try? trust.certificateAuthorities()) ?? []))
         case .success: return .trusted
         case .failure(let error) where isCertificateRefusal(error):
             let reason = await explain(host: host, port: port, trust: trust)
@@ -72,6 +77,12 @@ public enum CertificateDiagnosis {
             return "the server's certificate names a CA passed with --cacert (\(leaf.issuer)) but was not signed by that key; pass the CA that signed it"
         }
         return "the server's certificate was issued by \(leaf.issuer), which is not trusted; pass that CA with --cacert FILE (for `apicheck serve --tls`, the ca.pem it prints), or --insecure to skip the check"
+    }
+
+    /// Whether `leaf` names `host` itself: a DNS name among its names for a host name, its
+    /// address among them for an address.
+    static func coversHostName(_ leaf: Certificate, host: String) -> Bool {
+        TLSIdentity.hostNames(of: leaf).contains { matches($0, host: host) }
     }
 
     static func matches(_ pattern: String, host: String) -> Bool {

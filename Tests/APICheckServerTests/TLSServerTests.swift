@@ -1,5 +1,5 @@
 import APICheckModel
-import APICheckServer
+@testable import APICheckServer
 import APICheckTLS
 import AsyncHTTPClient
 import Foundation
@@ -124,6 +124,48 @@ import Testing
             let (created, body) = (try await client.execute(small, timeout: .seconds(10)), "")
             #expect(created.status == .created && body.isEmpty)
             #expect(server.journal.entries(offset: 0, limit: 10).entries.allSatisfy { $0.request.path != "/movies/1" })
+        }
+    }
+
+    @Test func anHTTP2ClientThatShutsDownIsNotHeldOpen() async throws {
+        try await withStubServer(stubs, configuration: testConfiguration { $0.tls = try? .ephemeral() }) { server in
+            let client = try Self.client(trusting: server.certificateAuthorityPEM, http2: true)
+            let (response, _) = try await Self.get(client, server.baseURL + "/movies/1")
+            #expect(response.version == .http2)
+            #expect(server.core.connections.count == 1)
+            // AsyncHTTPClient sends GOAWAY and waits for the server to close.
+            try await client.shutdown()
+            var open = server.core.connections.count
+            for _ in 0..<100 where open > 0 {
+                try await Task.sleep(for: .milliseconds(50))
+                open = server.core.connections.count
+            }
+            #expect(open == 0, "the server held a connection its client had left")
+        }
+    }
+
+    @Test func anHTTP2ConnectionInUseOutlivesTheIdleTimeoutAndAnIdleOneDoesNot() async throws {
+        let configuration = testConfiguration { configuration in
+            configuration.tls = try? .ephemeral()
+            configuration.limits.idleTimeout = .seconds(1)
+        }
+        try await withStubServer(stubs, configuration: configuration) { server in
+            let client = try Self.client(trusting: server.certificateAuthorityPEM, http2: true)
+            defer { Self.shutDownLater(client) }
+            // A request every 0.3 s for 2 s: one connection, never idle for a second.
+            for _ in 0..<7 {
+                let (response, _) = try await Self.get(client, server.baseURL + "/movies/1")
+                #expect(response.version == .http2 && response.status == .ok)
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            #expect(server.core.connections.count == 1)
+            // Then idle: closed after the timeout.
+            var open = server.core.connections.count
+            for _ in 0..<60 where open > 0 {
+                try await Task.sleep(for: .milliseconds(100))
+                open = server.core.connections.count
+            }
+            #expect(open == 0)
         }
     }
 
