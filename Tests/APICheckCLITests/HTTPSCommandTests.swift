@@ -19,6 +19,9 @@ import Testing
         #expect(server.baseURL.hasPrefix("https://127.0.0.1:"))
         let caPath = state.path + "/ca.pem"
         #expect(FileManager.default.fileExists(atPath: caPath))
+        // How to trust the CA is written once the server listens, after the URL line.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !server.errors.contains("Trust the CA once"), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
         #expect(server.errors.contains("Made a local CA in \(state.path)"))
         #expect(server.errors.contains("CA SHA-256 fingerprint: "))
         #expect(server.errors.contains("curl --cacert \(caPath) \(server.baseURL)/"), "the trust hint names the real port")
