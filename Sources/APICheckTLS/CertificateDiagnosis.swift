@@ -70,7 +70,7 @@ public enum CertificateDiagnosis {
         }
         let names = TLSIdentity.hostNames(of: leaf)
         if !names.contains(where: { matches($0, host: host) }) {
-            return "the server's certificate is for \(names.isEmpty ? "no host name" : names.joined(separator: ", ")), not \(host); connect by one of those names, or issue it for \(host) (apicheck serve --tls-host \(host))"
+            return "the server's certificate is for \(names.isEmpty ? "no host name" : names.joined(separator: ", ")), not \(host); connect by one of those names, or have it issued for \(host) (with apicheck serve --tls: --tls-host \(host))"
                 + untrustedIssuer
         }
         if issuerPassed {

@@ -41,7 +41,7 @@ enum PEMFiles {
         }
         guard !certificates.isEmpty else {
             let kinds = documents.map(\.discriminator).joined(separator: ", ")
-            throw TLSSetupError(path: path, "no CERTIFICATE block (found: \(kinds.isEmpty ? "none" : kinds)); is this the key? Pass the certificate with --cert and the key with --key")
+            throw TLSSetupError(path: path, "no CERTIFICATE block (found: \(kinds.isEmpty ? "none" : kinds)); is this a key rather than a certificate?")
         }
         return certificates
     }
@@ -54,7 +54,7 @@ enum PEMFiles {
             throw TLSSetupError(path: path, "the key is encrypted; write an unencrypted copy with `openssl pkey -in \(path) -out key.pem`")
         }
         guard let document = documents.first(where: { $0.discriminator.hasSuffix("PRIVATE KEY") }) else {
-            throw TLSSetupError(path: path, "no PRIVATE KEY block; is this the certificate? Pass the key with --key")
+            throw TLSSetupError(path: path, "no PRIVATE KEY block; is this a certificate rather than its key?")
         }
         do {
             return try Certificate.PrivateKey(pemDocument: document)

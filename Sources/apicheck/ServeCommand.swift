@@ -45,7 +45,14 @@ struct ServeCommand: AsyncParsableCommand {
               apicheck serve --openapi api.yaml --validate-requests
               curl -H 'Prefer: code=404' http://127.0.0.1:4010/movies/1
 
-            HTTPS (--tls): one port speaks TLS 1.2+ with HTTP/2 (ALPN h2) and HTTP/1.1, the             same answers as cleartext. The certificate comes from a local CA made once under             --tls-dir and kept (trust it once: the path, its SHA-256 fingerprint and how to trust             it on macOS, the iOS Simulator, Android and curl are printed); it covers localhost,             127.0.0.1, ::1 and each --tls-host, and is issued again when those change or it nears             its end. --cert/--key serve your own; --client-ca requires client certificates. On             HTTP/2 a stub's connection failure resets its stream. --h2c adds cleartext HTTP/2             (prior knowledge) to a plain port.
+            HTTPS (--tls): one port speaks TLS 1.2+ with HTTP/2 (ALPN h2) and HTTP/1.1, the \
+            same answers as cleartext. The certificate comes from a local CA made once under \
+            --tls-dir and kept (trust it once: the path, its SHA-256 fingerprint and how to trust \
+            it on macOS, the iOS Simulator, Android and curl are printed); it covers localhost, \
+            127.0.0.1, ::1 and each --tls-host, and is issued again when those change or it nears \
+            its end. --cert/--key serve your own; --client-ca requires client certificates. On \
+            HTTP/2 a stub's connection failure resets its stream. --h2c adds cleartext HTTP/2 \
+            (prior knowledge) to a plain port.
 
             Spy mode (--proxy): stubs answer what they match; everything else goes to the API \
             and comes back with the API's origin rewritten to this server's in text bodies and \

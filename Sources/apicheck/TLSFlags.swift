@@ -45,6 +45,7 @@ struct ServerTLSFlags: ParsableArguments {
             throw ValidationError("--tls-host names the hosts of the certificate the local CA issues; with --cert, the certificate's own names apply.")
         }
         if !enabled {
+            if http2 == .off { throw ValidationError("--http2 off turns HTTP/2 off on the TLS port: add --tls (cleartext HTTP/2 is off unless --h2c).") }
             if clientCA != nil { throw ValidationError("--client-ca requires client certificates over TLS: add --tls (or --cert and --key).") }
             if !tlsHosts.isEmpty || tlsDirectory != nil { throw ValidationError("--tls-host and --tls-dir shape the local CA's certificate: add --tls.") }
         } else if cleartextHTTP2 {
