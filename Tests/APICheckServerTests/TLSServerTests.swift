@@ -149,19 +149,19 @@ import Testing
             configuration.tls = try? .ephemeral()
             configuration.limits.idleTimeout = .seconds(1)
         }
-        try await withStubServer(stubs, configuration: configuration) { server in
+        // A stream open for 2.5 s on a server whose idle timeout is 1 s: the connection is busy the
+        // whole time, so it must not be cut (it was, when the connection manager never saw streams).
+        // Timed by the stub, not by the test's sleeps, so a loaded machine cannot make it idle.
+        let slow = StubSet(stubs.stubs + [stub("slow", "GET", "/slow", body: "late", latency: StubLatency(request: 2.5))])
+        try await withStubServer(slow, configuration: configuration) { server in
             let client = try Self.client(trusting: server.certificateAuthorityPEM, http2: true)
             defer { Self.shutDownLater(client) }
-            // A request every 0.3 s for 2 s: one connection, never idle for a second.
-            for _ in 0..<7 {
-                let (response, _) = try await Self.get(client, server.baseURL + "/movies/1")
-                #expect(response.version == .http2 && response.status == .ok)
-                try await Task.sleep(for: .milliseconds(300))
-            }
-            #expect(server.core.connections.count == 1)
+            let (response, body) = try await Self.get(client, server.baseURL + "/slow")
+            #expect(response.version == .http2 && response.status == .ok && body == "late")
+            #expect(server.journal.count == 1)
             // Then idle: closed after the timeout.
             var open = server.core.connections.count
-            for _ in 0..<60 where open > 0 {
+            for _ in 0..<100 where open > 0 {
                 try await Task.sleep(for: .milliseconds(100))
                 open = server.core.connections.count
             }
