@@ -129,7 +129,7 @@ package struct JSONStubDecoder {
             context.error("a stub needs \"request\" with at least a \"path\"", at: location(node, context))
             return nil
         }
-        let pattern = decodeRequest(request, context: &context)
+        let pattern = decodeRequest(request, context: &context, purpose: .stub)
 
         var response = StubResponse(latency: latency, failure: failure)
         var sequence: StubSequence?
@@ -185,18 +185,43 @@ package struct JSONStubDecoder {
         )
     }
 
-    private func decodeRequest(_ node: JSONNode, context: inout StubFileContext) -> RequestPattern? {
-        guard object(node, named: "\"request\"", keys: Self.requestKeys, context: &context) != nil else { return nil }
-        var method: String? = "GET"
+    /// What a request object is read for: a stub's request (method `GET` and a path unless given),
+    /// or a query of the request journal (any method and any path unless given).
+    enum RequestPurpose {
+        case stub
+        case journalQuery
+    }
+
+    /// A request object alone, the keys of a stub's `"request"`: the pattern
+    /// `POST /__apicheck/requests/find` and `/count` match the journal with, so they select
+    /// requests exactly as stubs do.
+    package func decodeRequestPattern(_ bytes: [UInt8], context: inout StubFileContext) -> RequestPattern? {
+        do {
+            let document = try JSONParser(maximumDepth: context.options.maximumJSONDepth).parse(bytes)
+            return decodeRequest(document, context: &context, purpose: .journalQuery)
+        } catch {
+            context.error("invalid JSON: \(error.message)", at: context.location(error.position.line, error.position.column))
+            return nil
+        }
+    }
+
+    private func decodeRequest(_ node: JSONNode, context: inout StubFileContext, purpose: RequestPurpose) -> RequestPattern? {
+        let what = purpose == .stub ? "\"request\"" : "a request pattern"
+        guard object(node, named: what, keys: Self.requestKeys, context: &context) != nil else { return nil }
+        var method: String? = purpose == .stub ? "GET" : "*"
         if let value = node["method"], let text = string(value, named: "request.method", context: &context) {
             method = context.method(text, at: location(value, context))
         }
-        guard let pathNode = node["path"] else {
+        let parsedPath: (PathPattern, [ValueConstraint])?
+        if let pathNode = node["path"] {
+            // Keep checking after a bad path, so one pass reports every problem.
+            parsedPath = string(pathNode, named: "request.path", context: &context).flatMap { context.path($0, at: location(pathNode, context)) }
+        } else if purpose == .journalQuery {
+            parsedPath = (PathPattern.anything, [])
+        } else {
             context.error("\"request\" needs a \"path\" (e.g. \"/users\")", at: location(node, context))
             return nil
         }
-        // Keep checking after a bad path, so one pass reports every problem.
-        let parsedPath = string(pathNode, named: "request.path", context: &context).flatMap { context.path($0, at: location(pathNode, context)) }
 
         var query = parsedPath?.1 ?? []
         if let value = node["query"] { query += nameValues(value, named: "request.query", context: &context).map { ValueConstraint(name: $0.name, value: $0.value) } }

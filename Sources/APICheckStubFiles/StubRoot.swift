@@ -6,11 +6,24 @@ import Foundation
 package struct StubRoot: Sendable {
     /// The root with symlinks resolved, without a trailing slash.
     let realPath: String
+    /// Why no file may be referred to at all (``withoutFiles(_:)``).
+    private let refusal: String?
 
     package init(path: String) {
         var real = FileSystem.realPath(path) ?? URL(fileURLWithPath: path).standardizedFileURL.path
         while real.count > 1, real.hasSuffix("/") { real.removeLast() }
         self.realPath = real
+        self.refusal = nil
+    }
+
+    private init(refusal: String) {
+        realPath = "/nonexistent"
+        self.refusal = refusal
+    }
+
+    /// A root that holds no files: stubs sent to a server that has no stub folder refer to none.
+    package static func withoutFiles(_ reason: String) -> StubRoot {
+        StubRoot(refusal: reason)
     }
 
     func contains(realPath path: String) -> Bool {
@@ -19,6 +32,7 @@ package struct StubRoot: Sendable {
 
     /// Resolves `declared` against `folder` (the stub file's folder), then against the root.
     func resolve(_ declared: String, from folder: String, maximumBytes: Int) -> Result<StubFile, ResolveError> {
+        if let refusal { return .failure(ResolveError("\"\(declared)\": \(refusal)")) }
         guard !declared.isEmpty else { return .failure(ResolveError("the path is empty")) }
         guard !declared.hasPrefix("/"), !declared.hasPrefix("~"), !declared.contains("\0") else {
             return .failure(ResolveError("\"\(declared)\" is absolute; paths are relative to the stub file or the stub root"))
