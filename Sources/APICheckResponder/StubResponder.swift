@@ -120,6 +120,15 @@ public final class StubResponder: Sendable {
         }
     }
 
+    /// Makes `stubs` the whole overlay (none: no overlay); the admin API's edits, kept in order
+    /// by its caller.
+    package func replaceOverlay(_ stubs: [Stub]) {
+        state.withLock { state in
+            state.overlay = stubs.isEmpty ? nil : ServedStubs(StubSet(stubs), options: state.served.options)
+            overlayCount.store(stubs.count, ordering: .releasing)
+        }
+    }
+
     /// Removes every stub added over the served set.
     package func removeOverlay() {
         state.withLock {

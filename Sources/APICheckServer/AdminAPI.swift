@@ -10,17 +10,24 @@ import NIOHTTP1
 /// | request | answer |
 /// |---|---|
 /// | `GET /__apicheck/health` | status, stub count, uptime, reloads |
-/// | `GET /__apicheck/stubs` | every stub: id, name, method, path, status, source, scenario |
+/// | `GET /__apicheck/stubs` | every stub: id, name, method, path, status, source, scenario, `origin` (`runtime` or `file`) |
+/// | `GET /__apicheck/stubs/{id}` | one of them |
+/// | `POST /__apicheck/stubs` | adds runtime stubs (a JSON stub, or `{"stubs": [...]}`), checked like files: 201, or 422 with located errors |
+/// | `PUT /__apicheck/stubs/{id}` | replaces a runtime stub |
+/// | `DELETE /__apicheck/stubs/{id}` | removes a runtime stub; `DELETE /__apicheck/stubs` removes them all |
+/// | `POST /__apicheck/reset` | back to the files: runtime stubs, journal, sequences and scenario selections go |
 /// | `GET /__apicheck/journal?offset=&limit=` | a page of the request journal, oldest first |
 /// | `DELETE /__apicheck/journal` | forgets the journal |
+/// | `POST /__apicheck/requests/find`, `/requests/count` | journal entries a request pattern (a stub's `request` keys) matches, or their count |
+/// | `GET /__apicheck/requests/unmatched` | requests no stub answered, with their near misses |
 /// | `GET /__apicheck/scenarios` | use cases, their scenarios and the active one |
 /// | `PUT`/`POST /__apicheck/scenarios/{use-case}` `{"scenario": "name"}` | selects a scenario |
 /// | `DELETE /__apicheck/scenarios/{use-case}` | lets every scenario of the use case compete again |
 /// | `POST /__apicheck/reload` | loads the stub files again (kept only without errors) |
 ///
 /// Answered before any stub, so a stub under `/__apicheck/` is shadowed (reported when loaded).
-/// Only loopback peers may call it, unless the server has an admin token: then every caller
-/// must send `Authorization: Bearer <token>`, loopback or not.
+/// Who may call it is ``AdminGuard``'s: this server's own `Host`, no other site's `Origin`, and
+/// loopback peers, or anyone with `Authorization: Bearer <token>` when the server has a token.
 enum AdminAPI {
     static let prefix = "/__apicheck/"
     static let defaultPageSize = 100
@@ -48,22 +55,30 @@ enum AdminAPI {
     static func handle(
         method: HTTPMethod, uri: String, headers: HTTPHeaders, body: ByteBuffer?, peerIsLoopback: Bool, core: ServerCore
     ) -> Reply {
-        if let token = core.configuration.adminToken {
-            guard let authorization = headers.first(name: "authorization"), authorization.hasPrefix("Bearer "),
-                constantTimeEquals(Array(authorization.utf8.dropFirst(7)), Array(token.utf8))
-            else {
-                return problem(401, "Admin token required", "send Authorization: Bearer <token> (the server's --admin-token)", headers: [("WWW-Authenticate", "Bearer realm=\"apicheck\"")])
-            }
-        } else if !peerIsLoopback {
+        switch core.adminGuard.check(headers: headers, peerIsLoopback: peerIsLoopback) {
+        case .foreignHost(let host)?:
+            return problem(
+                403, "Host not accepted",
+                "the admin API answers requests for this server's own names (an IP address, localhost, --host, --base-url); \"\(host)\" is not one of them. Add it with --admin-host if it is yours")
+        case .crossOrigin(let origin)?:
+            return problem(403, "Cross-origin request refused", "the admin API answers pages of its own origin only, not \(origin)")
+        case .tokenRequired?:
+            return problem(401, "Admin token required", "send Authorization: Bearer <token> (the server's --admin-token)", headers: [("WWW-Authenticate", "Bearer realm=\"apicheck\"")])
+        case .notLoopback?:
             return problem(403, "Admin API is loopback-only", "call it from 127.0.0.1 or ::1, or start the server with --admin-token")
+        case nil:
+            break
         }
         let request = StubRequest(method: method.rawValue, target: uri)
-        let route = request.path.dropFirst(prefix.count - 1).split(separator: "/", omittingEmptySubsequences: true)
-        switch (method, route.first.map(String.init) ?? "") {
+        let route = request.path.dropFirst(prefix.count - 1).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let bytes = body.map { Array($0.readableBytesView) } ?? []
+        switch (method, route.first ?? "") {
         case (.GET, "health") where route.count == 1:
             return ok(health(core))
-        case (.GET, "stubs") where route.count == 1:
-            return ok(stubs(core))
+        case (_, "stubs"):
+            return stubs(method: method, id: route.count > 1 ? route.dropFirst().joined(separator: "/").removingPercentEncoding : nil, body: bytes, core: core)
+        case (.POST, "reset") where route.count == 1:
+            return reset(core)
         case (.GET, "journal") where route.count == 1:
             let offset = request.query.first { $0.name == "offset" }?.value.flatMap { Int($0) } ?? 0
             let limit = request.query.first { $0.name == "limit" }?.value.flatMap { Int($0) } ?? defaultPageSize
@@ -73,6 +88,8 @@ enum AdminAPI {
             let count = core.responder.journal.count
             core.responder.journal.clear()
             return ok(.object([JSONMember("schemaVersion", 1), JSONMember("cleared", .number(Double(count)))]))
+        case (_, "requests"):
+            return requests(method: method, route: Array(route.dropFirst()), query: request.query, body: bytes, core: core)
         case (.GET, "scenarios") where route.count == 1:
             return ok(scenarios(core))
         case (.PUT, "scenarios"), (.POST, "scenarios"), (.DELETE, "scenarios"):
@@ -81,11 +98,15 @@ enum AdminAPI {
             return selectScenario(method: method, useCase: useCase, body: body, core: core)
         case (.POST, "reload") where route.count == 1:
             return .reload
-        case (_, "health"), (_, "stubs"), (_, "journal"), (_, "scenarios"), (_, "reload"):
-            return problem(405, "Method not allowed", "\(method.rawValue) is not supported on \(request.path); see docs/stub-server.md")
+        case (_, "health"), (_, "journal"), (_, "scenarios"), (_, "reload"), (_, "reset"):
+            return methodNotAllowed(method, request.path)
         default:
-            return problem(404, "No such admin endpoint", "\(request.path) is not part of the admin API: health, stubs, journal, scenarios, reload")
+            return problem(404, "No such admin endpoint", "\(request.path) is not part of the admin API: health, stubs, reset, journal, requests, scenarios, reload (docs/stub-server.md)")
         }
+    }
+
+    static func methodNotAllowed(_ method: HTTPMethod, _ path: String) -> Reply {
+        problem(405, "Method not allowed", "\(method.rawValue) is not supported on \(path); see docs/stub-server.md")
     }
 
     /// Compares secrets in time that depends only on their lengths.
@@ -114,32 +135,6 @@ enum AdminAPI {
         return .object(members)
     }
 
-    private static func stubs(_ core: ServerCore) -> JSONValue {
-        let served = core.served
-        let shadowed = Set(ServerCore.shadowed(in: served).map(\.id))
-        return .object([
-            JSONMember("schemaVersion", 1), JSONMember("count", .number(Double(served.stubs.count))),
-            JSONMember(
-                "stubs",
-                .array(served.stubs.stubs.map { stub in
-                    var members = [
-                        JSONMember("id", .string(stub.id)), JSONMember("name", .string(stub.name)),
-                        JSONMember("method", stub.request.method.map(JSONValue.string) ?? .null),
-                        JSONMember("path", .string(stub.request.path.text)), JSONMember("status", .number(Double(stub.response.status))),
-                        JSONMember("source", .string(stub.source.description)),
-                    ]
-                    if let scenario = stub.scenario {
-                        members.append(JSONMember("scenario", .object([JSONMember("useCase", .string(scenario.useCase)), JSONMember("name", .string(scenario.name))])))
-                    }
-                    if let sequence = stub.sequence { members.append(JSONMember("sequenceLength", .number(Double(sequence.responses.count)))) }
-                    if let failure = stub.response.failure { members.append(JSONMember("failure", .string(failure.rawValue))) }
-                    if shadowed.contains(stub.id) { members.append(JSONMember("shadowed", true)) }
-                    return .object(members)
-                })
-            ),
-        ])
-    }
-
     private static func journal(_ core: ServerCore, offset: Int, limit: Int) -> JSONValue {
         let page = core.responder.journal.entries(offset: offset, limit: limit)
         return .object([
@@ -152,7 +147,7 @@ enum AdminAPI {
     /// Request bodies shown in the journal as text up to this size.
     static let journalBodyLimit = 64 << 10
 
-    private static func entryJSON(_ entry: JournalEntry, index: Int) -> JSONValue {
+    static func entryJSON(_ entry: JournalEntry, index: Int) -> JSONValue {
         var members = [
             JSONMember("index", .number(Double(index))),
             JSONMember("date", .string(timestamp(entry.date))),
@@ -234,17 +229,19 @@ enum AdminAPI {
             JSONMember("accepted", .bool(outcome.accepted)), JSONMember("stubs", .number(Double(outcome.stubCount))),
             JSONMember("message", .string(outcome.message)),
             JSONMember("date", .string(timestamp(outcome.date))),
-            JSONMember(
-                "diagnostics",
-                .array(outcome.diagnostics.map { diagnostic in
-                    .object([
-                        JSONMember("severity", .string(diagnostic.severity.rawValue)), JSONMember("path", .string(diagnostic.location.path)),
-                        JSONMember("line", .number(Double(diagnostic.location.line))), JSONMember("column", .number(Double(diagnostic.location.column))),
-                        JSONMember("message", .string(diagnostic.message)), JSONMember("text", .string(diagnostic.description)),
-                    ])
-                })
-            ),
+            JSONMember("diagnostics", diagnosticsJSON(outcome.diagnostics)),
         ])
+    }
+
+    /// Located messages as objects (path, line, column, message) and as the text a terminal shows.
+    static func diagnosticsJSON(_ diagnostics: [Diagnostic]) -> JSONValue {
+        .array(diagnostics.map { diagnostic in
+            .object([
+                JSONMember("severity", .string(diagnostic.severity.rawValue)), JSONMember("path", .string(diagnostic.location.path)),
+                JSONMember("line", .number(Double(diagnostic.location.line))), JSONMember("column", .number(Double(diagnostic.location.column))),
+                JSONMember("message", .string(diagnostic.message)), JSONMember("text", .string(diagnostic.description)),
+            ])
+        })
     }
 
     /// The answer to `POST /__apicheck/reload`: 200 when installed, 422 when kept the old set.
@@ -260,11 +257,11 @@ enum AdminAPI {
         ISO8601Time.string(date)
     }
 
-    private static func ok(_ body: JSONValue) -> Reply {
+    static func ok(_ body: JSONValue) -> Reply {
         .now(status: 200, body: body, headers: [])
     }
 
-    private static func problem(_ status: Int, _ title: String, _ detail: String, headers: [(String, String)] = []) -> Reply {
+    static func problem(_ status: Int, _ title: String, _ detail: String, headers: [(String, String)] = []) -> Reply {
         .now(status: status, body: StubReply.problem(status: status, title: title, detail: detail), headers: headers)
     }
 }

@@ -23,12 +23,16 @@ package final class ServerCore: Sendable {
     let threadPool: NIOThreadPool
     let startedAt = ContinuousClock.now
     let connections = ConnectionRegistry()
+    /// Stubs added through the admin API, answered before the files' (``ServerCore/addRuntimeStubs(_:)``).
+    let runtimeLayer = Mutex<RuntimeLayer>(RuntimeLayer())
     /// Request bodies held in memory across connections (``StubServer/Limits/maximumBodyMemory``).
     let bodyMemory: BodyMemoryBudget
     static let serverHeader = "apicheck"
     /// `https` when the server speaks TLS: requests' scheme for `match-host` stubs.
     let scheme: String
     let defaultPort: Int
+    /// Who may call the admin API (``AdminGuard``).
+    let adminGuard: AdminGuard
     /// Each event loop and its state (`Date` line, response cache, journal names), touched only on it.
     private let loops: [ObjectIdentifier: (loop: any EventLoop, state: NIOLoopBound<LoopState>)]
     /// Set when the server stops: no more work is handed to its event loops.
@@ -50,6 +54,7 @@ package final class ServerCore: Sendable {
         self.baseURLValue = URL(string: baseURL) ?? URL(fileURLWithPath: "/")
         self.scheme = configuration.tls == nil ? "http" : "https"
         self.defaultPort = configuration.tls == nil ? 80 : 443
+        self.adminGuard = AdminGuard(configuration: configuration, scheme: scheme)
         self.rewriters = rewriters
         self.threadPool = NIOThreadPool.singleton
         self.bodyMemory = BodyMemoryBudget(

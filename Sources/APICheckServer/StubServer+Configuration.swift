@@ -25,6 +25,11 @@ extension StubServer {
         /// When set, the admin API answers any peer that sends `Authorization: Bearer <token>`,
         /// and nobody without it. When `nil`, it answers loopback peers only.
         public var adminToken: String?
+        /// Host names, besides `localhost`, IP addresses and the names of ``host`` and
+        /// ``baseURL``, that the admin API accepts in `Host` (a `--tls-host`, a name on the LAN).
+        /// Any other name is refused: a web page that rebinds its own name to 127.0.0.1 (DNS
+        /// rebinding) would otherwise reach the admin API from a browser.
+        public var adminHosts: [String] = []
         /// Origins (`http://localhost:3000`) rewritten to ``StubServer/baseURL`` in text bodies
         /// and in `Location`, `Content-Location` and `Link` headers.
         public var rewriteOrigins: [String]

@@ -23,8 +23,9 @@ struct ServeCommand: AsyncParsableCommand {
             Answers requests from the stubs exactly as the in-process interceptor does (same \
             matching, sequences, scenarios, templates). The first line printed is the URL it \
             listens on. Unmatched requests get a 404 application/problem+json that explains the \
-            nearest stubs. The admin API lives under /__apicheck/ (health, stubs, journal, \
-            scenarios, reload); see docs/stub-server.md.
+            nearest stubs. The admin API lives under /__apicheck/ (health, stubs, runtime stubs \
+            added and removed as WireMock's are, the journal and its queries, scenarios, reset, \
+            reload); see docs/stub-server.md.
 
             Binds 127.0.0.1 unless --host says otherwise. Stops gracefully on Ctrl-C or SIGTERM \
             (requests in flight finish) and exits 0.
@@ -99,6 +100,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("admin-token"), help: "Open the admin API to any peer that sends 'Authorization: Bearer <token>' (otherwise loopback only).")
     var adminToken: String?
+
+    @Option(
+        name: .customLong("admin-host"),
+        help: ArgumentHelp(
+            "Another host name the admin API answers to in Host (repeatable); IP addresses, localhost, --host, --base-url and each --tls-host are accepted already, other names are refused (DNS rebinding).",
+            valueName: "name"))
+    var adminHosts: [String] = []
 
     @Option(name: .customLong("rewrite-origin"), help: ArgumentHelp("Rewrite this origin to the server's own in text bodies and Location/Content-Location/Link headers. Repeatable.", valueName: "http://host:port"))
     var rewriteOrigins: [String] = []
@@ -293,6 +301,7 @@ struct ServeCommand: AsyncParsableCommand {
         let preparedTLS = try tls.configuration(output: output)
         configuration.tls = preparedTLS.tls
         configuration.cleartextHTTP2 = tls.cleartextHTTP2
+        configuration.adminHosts = adminHosts + tls.tlsHosts
         let stubs = result.stubSet
         guard let proxy else {
             try await serve(

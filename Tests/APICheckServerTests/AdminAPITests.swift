@@ -11,7 +11,7 @@ import Testing
     private func request(_ port: Int, _ method: String, _ target: String, body: String? = nil, headers: String = "") throws -> (RawResponse, JSONValue?) {
         let connection = try RawConnection(port: port)
         let bodyPart = body.map { "Content-Type: application/json\r\nContent-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "\r\n"
-        try connection.send("\(method) \(target) HTTP/1.1\r\nHost: x\r\n\(headers)Connection: close\r\n\(bodyPart)")
+        try connection.send("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(headers)Connection: close\r\n\(bodyPart)")
         let response = try connection.readResponse()
         return (response, try? JSONParser().parseValue(response.body))
     }
