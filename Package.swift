@@ -126,6 +126,12 @@ let package = Package(
         .target(
             name: "APICheckReportFormats", dependencies: ["APICheckFindings", "APICheckModel", "APICheckJSON", "APICheckXML", "APICheckSpool"]
         ),
+        // Self-contained HTML reports: a builder whose typed nodes keep crawled text out of markup
+        // and script, with a Content-Security-Policy hashed from the page's own inline code.
+        .target(
+            name: "APICheckHTML",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["CLI"]))]
+        ),
         // What a hypermedia response says: links of every format, media types, URI templates. Shared
         // by the crawler, lint, the verifier and the recorder's tools.
         .target(name: "APICheckHypermedia", dependencies: ["APICheckModel", "APICheckJSON", "APICheckXML"]),
@@ -262,6 +268,7 @@ let package = Package(
         ),
         .testTarget(name: "APICheckXMLTests", dependencies: ["APICheckXML", "CAPICheckLibXML2"]),
         .testTarget(name: "APICheckTLSTests", dependencies: ["APICheckTLS", .product(name: "X509", package: "swift-certificates")]),
+        .testTarget(name: "APICheckHTMLTests", dependencies: ["APICheckHTML", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "APICheckJSONTests", dependencies: ["APICheckJSON"]),
         .testTarget(
             name: "APICheckSchemaTests", dependencies: ["APICheckSchema", "APICheckJSON"],
