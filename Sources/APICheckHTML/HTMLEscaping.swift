@@ -4,12 +4,12 @@ enum HTMLEscaping {
     /// Text content: `& < >`, and U+0000 as U+FFFD (what the HTML parser would do, said aloud).
     /// A literal `&amp;` in the input comes out as `&amp;amp;`: the reader sees what the API sent.
     static func writeText<Output: TextOutputStream>(_ text: String, into output: inout Output) {
-        write(text, into: &output) { scalar in
-            switch scalar {
-            case "&": "&amp;"
-            case "<": "&lt;"
-            case ">": "&gt;"
-            case "\u{0}": "\u{FFFD}"
+        write(text, into: &output) { bytes, index in
+            switch bytes[index] {
+            case UInt8(ascii: "&"): ("&amp;", 1)
+            case UInt8(ascii: "<"): ("&lt;", 1)
+            case UInt8(ascii: ">"): ("&gt;", 1)
+            case 0: ("\u{FFFD}", 1)
             default: nil
             }
         }
@@ -18,14 +18,14 @@ enum HTMLEscaping {
     /// A double-quoted attribute value: text's escapes and both quotes, so the value can close
     /// neither the attribute nor the tag whichever quote a later edit uses.
     static func writeAttributeValue<Output: TextOutputStream>(_ text: String, into output: inout Output) {
-        write(text, into: &output) { scalar in
-            switch scalar {
-            case "&": "&amp;"
-            case "<": "&lt;"
-            case ">": "&gt;"
-            case "\"": "&quot;"
-            case "'": "&#39;"
-            case "\u{0}": "\u{FFFD}"
+        write(text, into: &output) { bytes, index in
+            switch bytes[index] {
+            case UInt8(ascii: "&"): ("&amp;", 1)
+            case UInt8(ascii: "<"): ("&lt;", 1)
+            case UInt8(ascii: ">"): ("&gt;", 1)
+            case UInt8(ascii: "\""): ("&quot;", 1)
+            case UInt8(ascii: "'"): ("&#39;", 1)
+            case 0: ("\u{FFFD}", 1)
             default: nil
             }
         }
@@ -37,34 +37,42 @@ enum HTMLEscaping {
     /// into script code. These escapes mean the same inside JSON strings, the only place the
     /// characters can be in valid JSON.
     static func writeJSON<Output: TextOutputStream>(_ json: String, into output: inout Output) {
-        write(json, into: &output) { scalar in
-            switch scalar {
-            case "<": "\\u003c"
-            case ">": "\\u003e"
-            case "&": "\\u0026"
-            case "\u{2028}": "\\u2028"
-            case "\u{2029}": "\\u2029"
-            case "\u{0}": "\\u0000"
+        write(json, into: &output) { bytes, index in
+            switch bytes[index] {
+            case UInt8(ascii: "<"): ("\\u003c", 1)
+            case UInt8(ascii: ">"): ("\\u003e", 1)
+            case UInt8(ascii: "&"): ("\\u0026", 1)
+            case 0: ("\\u0000", 1)
+            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9 in UTF-8.
+            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA8: ("\\u2028", 3)
+            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA9: ("\\u2029", 3)
             default: nil
             }
         }
     }
 
+    /// Walks the UTF-8 bytes: every character replaced starts with a byte that cannot occur inside
+    /// another character's encoding, so a match is always a whole character. `replacement` gets
+    /// the bytes and a position and answers with the text to write and how many bytes it stands for.
     private static func write<Output: TextOutputStream>(
-        _ text: String, into output: inout Output, replacing replacement: (Unicode.Scalar) -> String?
+        _ text: String, into output: inout Output,
+        replacing replacement: (UnsafeBufferPointer<UInt8>, Int) -> (String, Int)?
     ) {
-        let scalars = text.unicodeScalars
-        var runStart = scalars.startIndex
-        var index = runStart
-        while index != scalars.endIndex {
-            let next = scalars.index(after: index)
-            if let replaced = replacement(scalars[index]) {
-                if runStart != index { output.write(String(text[runStart..<index])) }
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            while index < bytes.count {
+                guard let (replaced, length) = replacement(bytes, index) else {
+                    index += 1
+                    continue
+                }
+                if runStart < index { output.write(String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self)) }
                 output.write(replaced)
-                runStart = next
+                index += length
+                runStart = index
             }
-            index = next
+            if runStart < bytes.count { output.write(String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self)) }
         }
-        if runStart != scalars.endIndex { output.write(String(text[runStart...])) }
     }
 }
