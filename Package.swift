@@ -132,6 +132,9 @@ let package = Package(
             name: "APICheckHTML",
             dependencies: [.product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["CLI"]))]
         ),
+        // `--format html`: the report as one self-contained page with the API's map, built with
+        // APICheckHTML. Only the command-line tool renders it (APICheckHTML hashes with swift-crypto).
+        .target(name: "APICheckHTMLReport", dependencies: ["APICheckHTML", "APICheckFindings", "APICheckJSON", "APICheckReportFormats"]),
         // What a hypermedia response says: links of every format, media types, URI templates. Shared
         // by the crawler, lint, the verifier and the recorder's tools.
         .target(name: "APICheckHypermedia", dependencies: ["APICheckModel", "APICheckJSON", "APICheckXML"]),
@@ -222,7 +225,7 @@ let package = Package(
             name: "apicheck",
             dependencies: [
                 "APICheckModel", "APICheckStubFiles", "APICheckJSON", "APICheckTemplates", "APICheckCrawler", "APICheckHTTPFetcher",
-                "APICheckFindings", "APICheckReportFormats", "APICheckSpool", "APICheckHypermedia", "APICheckVerifier", "APICheckServer", "APICheckRecording", "APICheckSchema", "APICheckOpenAPI", "APICheckProbe", "APICheckTLS", "CAPICheckMalloc",
+                "APICheckFindings", "APICheckReportFormats", "APICheckHTMLReport", "APICheckSpool", "APICheckHypermedia", "APICheckVerifier", "APICheckServer", "APICheckRecording", "APICheckSchema", "APICheckOpenAPI", "APICheckProbe", "APICheckTLS", "CAPICheckMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
@@ -268,7 +271,10 @@ let package = Package(
         ),
         .testTarget(name: "APICheckXMLTests", dependencies: ["APICheckXML", "CAPICheckLibXML2"]),
         .testTarget(name: "APICheckTLSTests", dependencies: ["APICheckTLS", .product(name: "X509", package: "swift-certificates")]),
-        .testTarget(name: "APICheckHTMLTests", dependencies: ["APICheckHTML", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(
+            name: "APICheckHTMLTests",
+            dependencies: ["APICheckHTML", "APICheckHTMLReport", "APICheckFindings", "APICheckJSON", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "APICheckJSONTests", dependencies: ["APICheckJSON"]),
         .testTarget(
             name: "APICheckSchemaTests", dependencies: ["APICheckSchema", "APICheckJSON"],

@@ -3,11 +3,11 @@ import APICheckModel
 import APICheckSpool
 
 /// How reports show an occurrence's URL: a path when it is on the root's origin.
-struct OccurrenceDisplay {
+package struct OccurrenceDisplay {
     let origin: String
     let command: ReportCommand
 
-    init(root: String, command: ReportCommand = .crawl) {
+    package init(root: String, command: ReportCommand = .crawl) {
         self.command = command
         // `scheme://authority` of the root; URLs there are shown by path.
         if let schemeEnd = root.range(of: "://") {
@@ -21,19 +21,19 @@ struct OccurrenceDisplay {
     /// How the occurrence was reached: the rel path from the root for a crawl's (`via root →
     /// orders[0]`); the stub file for verify's drifts (`(stub stubs/orders.json:1:1)`), which no
     /// link led to.
-    func reached(_ finding: Finding) -> String {
+    package func reached(_ finding: Finding) -> String {
         if command == .verify, finding.relPath.isEmpty, let stub = finding.referrer { return "(stub \(stub))" }
         return "via " + finding.relPathDescription
     }
 
-    func url(_ url: String) -> String {
+    package func url(_ url: String) -> String {
         guard !origin.isEmpty, url.hasPrefix(origin) else { return url }
         let path = url.dropFirst(origin.count)
         return path.isEmpty ? "/" : (path.first == "/" || path.first == "?" ? String(path) : url)
     }
 
     /// `GET /authors/ via root → authors`: the occurrence in one line, unescaped.
-    func line(_ finding: Finding) -> String {
+    package func line(_ finding: Finding) -> String {
         "\(finding.method) \(url(finding.url)) \(reached(finding))"
     }
 
@@ -41,7 +41,7 @@ struct OccurrenceDisplay {
     /// and rel path (the links of one resource, found at different places in it) say what
     /// differs, the first of these that does: where in the resource (`at /_links/books`), the
     /// rel, the resource it was found on, the message; then a number.
-    func lines<C: Collection>(_ findings: C) -> [String] where C.Element == Finding {
+    package func lines<C: Collection>(_ findings: C) -> [String] where C.Element == Finding {
         let findings = Array(findings)
         var lines = findings.map(line)
         let details: [(Finding) -> String?] = [

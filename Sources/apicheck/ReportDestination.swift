@@ -1,4 +1,5 @@
 import APICheckFindings
+import APICheckHTMLReport
 import APICheckModel
 import APICheckReportFormats
 import APICheckSpool
@@ -6,9 +7,9 @@ import ArgumentParser
 import Foundation
 
 /// One rendering of a report: a format and where it goes, a file or (`path == nil`) standard
-/// output. `--format junit=report.xml` is `ReportDestination(format: .junit, path: "report.xml")`.
+/// output. `--format junit=report.xml` is `ReportDestination(format: .report(.junit), path: "report.xml")`.
 struct ReportDestination: Equatable {
-    var format: ReportFormat
+    var format: ReportOutputFormat
     /// The file to replace atomically; `nil` for standard output.
     var path: String?
     /// The file came from `--output` rather than `=FILE`: messages then name what was typed.
@@ -43,7 +44,7 @@ extension ReportDestination {
     /// Throws a `ValidationError` (exit 2) that says how to write the command instead.
     static func resolve(formats: [String], outputs: [String]) throws -> [ReportDestination] {
         var destinations = try formats.map(parse)
-        if destinations.isEmpty { destinations = [ReportDestination(format: .text)] }
+        if destinations.isEmpty { destinations = [ReportDestination(format: .report(.text))] }
         try assignOutput(outputs, to: &destinations)
         try refuseTwoOnStandardOutput(destinations)
         try refuseAFileWrittenTwice(destinations)
@@ -54,8 +55,8 @@ extension ReportDestination {
     private static func parse(_ argument: String) throws -> ReportDestination {
         let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         let name = String(parts[0])
-        let known = ReportFormat.allCases.map(\.rawValue)
-        guard let format = ReportFormat(rawValue: name) else {
+        let known = ReportOutputFormat.allNames
+        guard let format = ReportOutputFormat(rawValue: name) else {
             let suggestion = Suggestion.closest(to: name, in: known).map { " Did you mean '\($0)'?" } ?? ""
             throw ValidationError("--format '\(argument)': unknown format '\(name)'.\(suggestion) Formats: \(known.joined(separator: ", ")).")
         }
@@ -134,7 +135,51 @@ extension ReportDestination {
 
     /// `report.xml` for junit: the file name the hints suggest (distinct per format, so a hint
     /// followed as written is never refused for naming one file twice).
-    static func exampleFile(for format: ReportFormat) -> String {
-        format == .github ? "annotations.txt" : "report.\(format.fileExtension)"
+    static func exampleFile(for format: ReportOutputFormat) -> String {
+        format == .report(.github) ? "annotations.txt" : "report.\(format.fileExtension)"
+    }
+}
+
+/// A `--format` value: one of the library's report formats (``ReportFormat``), or `html`, the
+/// self-contained page with the API's map that only the command-line tool renders
+/// (``APICheckHTMLReport/HTMLReportRenderer``: its Content-Security-Policy hashes need swift-crypto,
+/// which apps that use the library for their tests do not fetch).
+enum ReportOutputFormat: Equatable, CustomStringConvertible {
+    case report(ReportFormat)
+    case html
+
+    static var allNames: [String] { ReportFormat.allCases.map(\.rawValue) + ["html"] }
+
+    init?(rawValue: String) {
+        if rawValue == "html" {
+            self = .html
+        } else if let format = ReportFormat(rawValue: rawValue) {
+            self = .report(format)
+        } else {
+            return nil
+        }
+    }
+
+    var rawValue: String {
+        switch self {
+        case .report(let format): format.rawValue
+        case .html: "html"
+        }
+    }
+
+    var description: String { rawValue }
+
+    var fileExtension: String {
+        switch self {
+        case .report(let format): format.fileExtension
+        case .html: "html"
+        }
+    }
+
+    func renderer(useColor: Bool, verbose: Bool, allOccurrences: Bool) -> any ReportRenderer {
+        switch self {
+        case .report(let format): format.renderer(useColor: useColor, verbose: verbose, allOccurrences: allOccurrences)
+        case .html: HTMLReportRenderer()
+        }
     }
 }

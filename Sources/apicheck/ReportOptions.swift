@@ -42,10 +42,10 @@ struct ReportOptions: ParsableArguments {
         name: .customLong("format"),
         help: ArgumentHelp(
             "A report format, and the file to write it to (replaced atomically); repeatable, so one run writes several. "
-                + "Formats: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")). "
+                + "Formats: \(ReportOutputFormat.allNames.joined(separator: ", ")). "
                 + "Without =file the format goes to standard output (at most one may); default: text.",
             valueName: "format[=file]"),
-        completion: .list(ReportFormat.allCases.map(\.rawValue)))
+        completion: .list(ReportOutputFormat.allNames))
     var formats: [String] = []
 
     @Option(
@@ -188,7 +188,7 @@ struct ReportOptions: ParsableArguments {
         try write(report, to: destinations)
         // A crawl that checked nothing passes; standard error says so wherever the report goes
         // (the text report on standard output says it itself).
-        if let warning = report.nothingCheckedWarning, !destinations.contains(where: { $0.path == nil && $0.format == .text }) {
+        if let warning = report.nothingCheckedWarning, !destinations.contains(where: { $0.path == nil && $0.format == .report(.text) }) {
             Output().writeError("apicheck: warning: \(warning)")
         }
         if let failure = report.checks.readFailure {
@@ -213,7 +213,7 @@ struct ReportOptions: ParsableArguments {
             }
         }
         if let console = destinations.first(where: { $0.path == nil }) {
-            let useColor = console.format == .text && Output().useColor
+            let useColor = console.format == .report(.text) && Output().useColor
             let renderer = console.format.renderer(useColor: useColor, verbose: verbose, allOccurrences: allOccurrences)
             renderer.render(report, chunkBytes: ReportChunk.defaultSize) { piece in _ = AtomicFile.writeAll(piece, to: STDOUT_FILENO) }
         } else {
