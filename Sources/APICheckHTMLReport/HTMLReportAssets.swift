@@ -22,7 +22,7 @@ enum HTMLReportAssets {
         .map-layout { display: grid; grid-template-columns: minmax(0, 1fr) 340px; gap: 12px; }
         #map-canvas { border: 1px solid var(--line); border-radius: 6px; overflow: auto; max-height: 72vh; min-height: 160px; background: #fbfbfc; }
         #map-details { border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; overflow: auto; max-height: 72vh; overflow-wrap: anywhere; }
-        #map-details table { border-collapse: collapse; width: 100%; } #map-details th, #map-details td { text-align: right; padding: 1px 4px; }
+        #map-details table { border-collapse: collapse; width: 100%; font-size: 12px; } #map-details th, #map-details td { text-align: right; padding: 1px 4px; overflow-wrap: normal; white-space: nowrap; }
         #map-details th:first-child, #map-details td:first-child { text-align: left; }
         svg text { font: 12px system-ui, sans-serif; fill: var(--ink); }
         svg .edge { fill: none; stroke: #aab1bc; stroke-width: 1.2; }
