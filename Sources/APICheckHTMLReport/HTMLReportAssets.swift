@@ -50,7 +50,23 @@ enum HTMLReportAssets {
           var source = document.getElementById("report-data");
           if (!source) { return; }
           var data = JSON.parse(source.textContent);
-          var nodes = data.nodes;
+          // The compact form (ReportMap.json) made whole: a parent always comes before its children.
+          var nodes = data.nodes.map(function (raw) {
+            var methods = (raw.m || []).map(function (m) { return { method: m[0], passed: m[1], failed: m[2], notChecked: m[3], skipped: m[4] }; });
+            var checks = methods.reduce(function (sum, m) { return sum + m.passed + m.failed + m.notChecked + m.skipped; }, 0);
+            var errors = raw.e || 0, warnings = raw.w || 0;
+            var passed = methods.some(function (m) { return m.passed > 0; });
+            return {
+              label: raw.l, parent: raw.p === undefined ? null : raw.p, methods: methods, checks: checks, errors: errors, warnings: warnings,
+              worst: errors > 0 ? "error" : warnings > 0 ? "warning" : passed ? "passed" : "unchecked",
+              defects: raw.d || [], types: raw.t || [], resources: raw.r || [], moreResources: raw.rm || 0
+            };
+          });
+          nodes.forEach(function (node) {
+            var parent = node.parent === null ? null : nodes[node.parent];
+            node.depth = parent ? parent.depth + 1 : 0;
+            node.key = parent ? parent.key + " → " + node.label : node.label;
+          });
           var defectInfo = data.defects || {};
           var children = nodes.map(function () { return []; });
           nodes.forEach(function (node, index) { if (node.parent !== null) { children[node.parent].push(index); } });
@@ -74,8 +90,19 @@ enum HTMLReportAssets {
             Object.keys(attributes || {}).forEach(function (key) { made.setAttribute(key, String(attributes[key])); });
             return made;
           }
-          function collapseBelow(level) {
-            for (var i = 0; i < nodes.length; i++) { collapsed[i] = nodes[i].depth >= level && children[i].length > 0 ? 1 : 0; }
+          // The overview: subtrees unfolded breadth first while the map stays within `budget`
+          // places, the rest folded (a map of 20,000 places opens with a few hundred).
+          var OVERVIEW = 300;
+          function foldToOverview(budget) {
+            for (var i = 0; i < nodes.length; i++) { collapsed[i] = children[i].length > 0 ? 1 : 0; }
+            var shown = 1, queue = [0];
+            for (var at = 0; at < queue.length; at++) {
+              var index = queue[at];
+              if (shown + children[index].length > budget) { continue; }
+              collapsed[index] = 0;
+              shown += children[index].length;
+              Array.prototype.push.apply(queue, children[index]);
+            }
           }
           function expandAncestors(index) {
             for (var at = nodes[index].parent; at !== null; at = nodes[at].parent) { collapsed[at] = 0; }
@@ -173,14 +200,14 @@ enum HTMLReportAssets {
               items.forEach(function (item) { holder.appendChild(item); });
               details.appendChild(holder);
             }
-            list("Types", (node.types || []).map(function (text) { return element("li", text); }));
-            list("Defects here", (node.defects || []).map(function (id) {
+            list("Types", node.types.map(function (text) { return element("li", text); }));
+            list("Defects here", node.defects.map(function (id) {
               var item = element("li"), link = element("a", (defectInfo[id] ? defectInfo[id].severity + ": " + defectInfo[id].title : id));
               link.setAttribute("href", "#defect-" + id);
               item.appendChild(link);
               return item;
             }));
-            var resources = (node.resources || []).map(function (text) { return element("li", text); });
+            var resources = node.resources.map(function (text) { return element("li", text); });
             if (node.moreResources) { resources.push(element("li", "… and " + node.moreResources + " more")); }
             list("Resources", resources);
             if (children[index].length > 0) {
@@ -231,7 +258,7 @@ enum HTMLReportAssets {
             }, 120);
           });
           document.getElementById("map-expand").addEventListener("click", function () { collapsed.fill(0); draw(); });
-          document.getElementById("map-collapse").addEventListener("click", function () { collapseBelow(2); draw(); });
+          document.getElementById("map-collapse").addEventListener("click", function () { foldToOverview(OVERVIEW); draw(); });
 
           document.addEventListener("click", function (event) {
             var link = event.target.closest ? event.target.closest("a.place-link") : null;
@@ -256,7 +283,7 @@ enum HTMLReportAssets {
           if (ruleFilter) { ruleFilter.addEventListener("change", filter); }
           if (severityFilter) { severityFilter.addEventListener("change", filter); }
 
-          if (nodes.length > 200) { collapseBelow(2); }
+          if (nodes.length > OVERVIEW) { foldToOverview(OVERVIEW); }
           var fallback = document.getElementById("map-fallback");
           if (fallback) { fallback.hidden = true; }
           // A view can be shared as a link: ?rule=…&severity=…&search=…&place=N (or #place-N).
@@ -278,7 +305,14 @@ enum HTMLReportAssets {
           var hash = /^#place-(\\d+)$/.exec(location.hash), place = parameters.get("place");
           var chosen = hash ? Number(hash[1]) : place !== null ? Number(place) : -1;
           if (chosen >= 0 && chosen < nodes.length) { reveal(chosen); }
+          // When the page became usable, for Benchmarks/html-report.sh (milliseconds from navigation).
           document.documentElement.setAttribute("data-map-drawn", "true");
+          document.documentElement.setAttribute("data-map-drawn-ms", String(Math.round(performance.now())));
+          document.addEventListener("DOMContentLoaded", function () {
+            var navigation = performance.getEntriesByType("navigation")[0];
+            var loaded = navigation ? navigation.domContentLoadedEventStart : performance.now();
+            document.documentElement.setAttribute("data-dom-content-loaded-ms", String(Math.round(loaded)));
+          });
         })();
         """
 }

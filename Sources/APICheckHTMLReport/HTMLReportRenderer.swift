@@ -115,7 +115,7 @@ public struct HTMLReportRenderer: ReportRenderer {
                 .element(.label, [.tokens(.for, [HTMLToken("map-search")])], [.text("Find a place ")]),
                 .element(.input, [.id(HTMLToken("map-search")), .tokens(.type, [HTMLToken("search")]), .text(.placeholder, "rel or path, e.g. movies")]),
                 .element(.button, [.id(HTMLToken("map-expand")), .tokens(.type, [HTMLToken("button")])], [.text("Expand all")]),
-                .element(.button, [.id(HTMLToken("map-collapse")), .tokens(.type, [HTMLToken("button")])], [.text("Collapse below level 2")]),
+                .element(.button, [.id(HTMLToken("map-collapse")), .tokens(.type, [HTMLToken("button")])], [.text("Fold to overview")]),
                 .element(.span, [.id(HTMLToken("map-status")), .tokens(.role, [HTMLToken("status")])]),
             ]),
             .element(.div, [.class(HTMLToken("map-layout"))], [

@@ -22,9 +22,6 @@ struct ReportMap {
         var types: [String] = []
         var resources: [String] = []
         var moreResources = 0
-
-        var checks: Int { methods.reduce(0) { $0 + $1.total } }
-        var worst: String { errors > 0 ? "error" : warnings > 0 ? "warning" : methods.contains { $0.passed > 0 } ? "passed" : "unchecked" }
     }
 
     /// How many declared/served type pairs, and resources, one place lists.
@@ -79,36 +76,35 @@ struct ReportMap {
     /// The node a place's key names (`root → library → movies[*].self`), if any.
     func node(forKey key: String) -> Int? { index[key] }
 
-    /// `{"nodes": [...]}`: compact arrays, read by the page's script (`report-data`).
+    /// `{"nodes": [...], "defects": {...}}`, read by the page's script (`report-data`). Short
+    /// member names, zeros and empty lists left out, and no path per node (the script joins the
+    /// labels of its ancestors; a parent always comes before its children): a map of 20,000
+    /// places stays a few megabytes. A node: `l` label, `p` parent, `m` checks per method
+    /// `[method, passed, failed, notChecked, skipped]`, `e`/`w` error and warning findings, `d`
+    /// defect ids, `t` declared/served types, `r` resources (with `--list-checks`), `rm` how many
+    /// more were not listed.
     func json(defects: [Defect]) -> JSONValue {
         .object([
             JSONMember("schemaVersion", 1),
             JSONMember(
                 "nodes",
                 .array(nodes.map { node in
-                    var members = [
-                        JSONMember("key", .string(node.key)), JSONMember("label", .string(node.label)),
-                        JSONMember("parent", node.parent.map { .number(Double($0)) } ?? .null), JSONMember("depth", .number(Double(node.depth))),
-                        JSONMember("checks", .number(Double(node.checks))), JSONMember("worst", .string(node.worst)),
-                        JSONMember("errors", .number(Double(node.errors))), JSONMember("warnings", .number(Double(node.warnings))),
-                        JSONMember(
-                            "methods",
-                            .array(node.methods.map { count in
-                                .object([
-                                    JSONMember("method", .string(count.method)), JSONMember("passed", .number(Double(count.passed))),
-                                    JSONMember("failed", .number(Double(count.failed))), JSONMember("notChecked", .number(Double(count.notChecked))),
-                                    JSONMember("skipped", .number(Double(count.skipped))),
-                                ])
-                            })),
-                    ]
-                    if !node.defects.isEmpty {
-                        members.append(JSONMember("defects", .array(node.defects.map { .string(defects[$0].id) })))
+                    var members = [JSONMember("l", .string(node.label))]
+                    if let parent = node.parent { members.append(JSONMember("p", .number(Double(parent)))) }
+                    if !node.methods.isEmpty {
+                        members.append(
+                            JSONMember(
+                                "m",
+                                .array(node.methods.map { count in
+                                    .array([.string(count.method)] + [count.passed, count.failed, count.notChecked, count.skipped].map { .number(Double($0)) })
+                                })))
                     }
-                    if !node.types.isEmpty { members.append(JSONMember("types", .array(node.types.map(JSONValue.string)))) }
-                    if !node.resources.isEmpty {
-                        members.append(JSONMember("resources", .array(node.resources.map(JSONValue.string))))
-                        if node.moreResources > 0 { members.append(JSONMember("moreResources", .number(Double(node.moreResources)))) }
-                    }
+                    if node.errors > 0 { members.append(JSONMember("e", .number(Double(node.errors)))) }
+                    if node.warnings > 0 { members.append(JSONMember("w", .number(Double(node.warnings)))) }
+                    if !node.defects.isEmpty { members.append(JSONMember("d", .array(node.defects.map { .string(defects[$0].id) }))) }
+                    if !node.types.isEmpty { members.append(JSONMember("t", .array(node.types.map(JSONValue.string)))) }
+                    if !node.resources.isEmpty { members.append(JSONMember("r", .array(node.resources.map(JSONValue.string)))) }
+                    if node.moreResources > 0 { members.append(JSONMember("rm", .number(Double(node.moreResources)))) }
                     return .object(members)
                 })),
             JSONMember(

@@ -8,7 +8,8 @@ import Testing
 @Suite(.enabled(if: Chromium.isAvailable, "needs chromium (apt-get install -y chromium)"), .serialized)
 struct HTMLReportBrowserTests {
     /// Crawls `arguments` into an HTML report in a fresh folder; returns the page and its map data.
-    private func report(_ arguments: [String], named name: String) throws -> (file: URL, html: String, nodes: [JSONValue]) {
+    /// Returns the page and each place's key (`root → library → movies[*].self`), in map order.
+    private func report(_ arguments: [String], named name: String) throws -> (file: URL, html: String, nodes: [String]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-html-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("\(name).html")
@@ -19,7 +20,12 @@ struct HTMLReportBrowserTests {
         let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
         let data = try JSONParser().parseValue(Array(html[start.upperBound..<end.lowerBound].utf8))
         guard case .array(let nodes)? = data["nodes"] else { throw CLIError("no nodes in the map data") }
-        return (file, html, nodes)
+        var keys: [String] = []
+        for node in nodes {
+            guard case .string(let label)? = node["l"] else { throw CLIError("a node without a label") }
+            if case .number(let parent)? = node["p"], let index = Int(parent) { keys.append(keys[index] + " → " + label) } else { keys.append(label) }
+        }
+        return (file, html, keys)
     }
 
     @Test func theDemosReportShowsItsThirteenDefectsAtTheirPlaces() throws {
@@ -37,7 +43,7 @@ struct HTMLReportBrowserTests {
         #expect(!linked.isEmpty && linked.allSatisfy { dom.contains(#"id="place-\#($0)""#) })
         #expect(dom.occurrences(of: #"class="places""#) == 13)
         // The places the demo's defects are at are red or amber.
-        let movieIndex = try #require(nodes.firstIndex { $0["key"] == "root → library → movies[*].self" })
+        let movieIndex = try #require(nodes.firstIndex(of: "root → library → movies[*].self"))
         #expect(dom.contains(#"<g class="node error" data-index="\#(movieIndex)""#))
 
         // A shared link selects a place: its checks, types and defects.
@@ -51,10 +57,7 @@ struct HTMLReportBrowserTests {
         #expect(filtered.contains("\(warnings) of 13 defects shown"))
         #expect(filtered.occurrences(of: #"data-severity="error" hidden="""#) == 13 - warnings)
         // Search: the cart and what lies under it.
-        let cart = nodes.filter { node in
-            guard case .string(let key)? = node["key"] else { return false }
-            return key.lowercased().contains("cart")
-        }.count
+        let cart = nodes.filter { $0.lowercased().contains("cart") }.count
         let searched = try Chromium.dom(of: page + "?search=cart")
         #expect(searched.contains("\(cart) of \(nodes.count) places match"))
         try Chromium.screenshot(of: page + "?place=\(movieIndex)", to: Chromium.screenshotFolder.appendingPathComponent("html-report.png"))
