@@ -206,11 +206,11 @@ let package = Package(
             ]
         ),
         // The stub server: SwiftNIO HTTP/1.1 directly (no framework), HTTPS and HTTP/2 (ALPN, h2c),
-        // hot reload, admin API.
+        // hot reload, admin API and the live page.
         .target(
             name: "APICheckServer",
             dependencies: [
-                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckResponder", "APICheckTLS",
+                "APICheckModel", "APICheckJSON", "APICheckStubFiles", "APICheckResponder", "APICheckTLS", "APICheckHTML",
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(traits: ["CLI"])),
                 .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["CLI"])),

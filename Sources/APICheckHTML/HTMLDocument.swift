@@ -26,6 +26,9 @@ public struct HTMLDocument: Sendable {
     public var scripts: [StaticString]
     /// The content of `<body>`.
     public var body: [HTMLNode]
+    /// Whether the page's script may fetch from the page's own origin (`connect-src 'self'`): a
+    /// live page served by its API does; a report opened from a file does not.
+    public var connectsToOwnOrigin = false
 
     /// Traps when a script holds `</script` or `<!--`, or a style `</style`: the HTML parser would
     /// end or confuse the block early, and that is a bug in our code.
@@ -48,7 +51,7 @@ public struct HTMLDocument: Sendable {
     /// styles (by the SHA-256 of their exact text) and `data:` images; no `<base>`, no form posts.
     public var contentSecurityPolicy: String {
         "default-src 'none'; script-src \(Self.sources(hashing: scripts)); style-src \(Self.sources(hashing: styles)); "
-            + "img-src data:; base-uri 'none'; form-action 'none'"
+            + "img-src data:; " + (connectsToOwnOrigin ? "connect-src 'self'; " : "") + "base-uri 'none'; form-action 'none'"
     }
 
     /// Streams the page into `output`, so a large report is never held twice.

@@ -13,10 +13,13 @@ extension AdminAPI {
     /// What runtime stubs' located messages name as their file.
     static let requestBodyName = "request body"
 
-    static func stubs(method: HTTPMethod, id: String?, body: [UInt8], core: ServerCore) -> Reply {
+    static func stubs(method: HTTPMethod, id: String?, query: [StubRequest.QueryItem], body: [UInt8], core: ServerCore) -> Reply {
         switch (method, id) {
         case (.GET, nil):
-            return ok(stubList(core))
+            let value = { (name: String) in query.first { $0.name == name }?.value }
+            let offset = max(0, value("offset").flatMap { Int($0) } ?? 0)
+            let limit = max(0, value("limit").flatMap { Int($0) } ?? Int.max)
+            return ok(stubList(core, search: value("q") ?? "", offset: offset, limit: limit))
         case (.GET, let id?):
             let runtime = core.runtimeStubs
             guard let stub = runtime.first(where: { $0.id == id }) ?? core.served.stubs.stubs.first(where: { $0.id == id }) else {
@@ -84,15 +87,22 @@ extension AdminAPI {
         return StubLoader(options: options).decodeStubs(json: body, named: requestBodyName, folder: core.runtimeStubFolder)
     }
 
-    /// Runtime stubs (newest first), then the files' stubs in load order.
-    private static func stubList(_ core: ServerCore) -> JSONValue {
+    /// Runtime stubs (newest first), then the files' stubs in load order; with `q`, those whose
+    /// path, name or source holds it (any case); `offset` and `limit` page them (`count` is all
+    /// that match).
+    private static func stubList(_ core: ServerCore, search: String, offset: Int, limit: Int) -> JSONValue {
         let runtime = core.runtimeStubs
         let served = core.served
         let shadowed = Set(ServerCore.shadowed(in: served).map(\.id))
-        let list = runtime.map { summary($0, runtime: true, shadowed: false) } + served.stubs.stubs.map { summary($0, runtime: false, shadowed: shadowed.contains($0.id)) }
+        let needle = search.lowercased()
+        func matches(_ stub: Stub) -> Bool {
+            needle.isEmpty || [stub.request.path.text, stub.name, stub.source.description].contains { $0.lowercased().contains(needle) }
+        }
+        let all = runtime.lazy.filter(matches).map { ($0, true) } + served.stubs.stubs.lazy.filter(matches).map { ($0, false) }
+        let page = all.dropFirst(offset).prefix(limit).map { stub, isRuntime in summary(stub, runtime: isRuntime, shadowed: !isRuntime && shadowed.contains(stub.id)) }
         return .object([
-            JSONMember("schemaVersion", 1), JSONMember("count", .number(Double(list.count))),
-            JSONMember("runtimeCount", .number(Double(runtime.count))), JSONMember("stubs", .array(list)),
+            JSONMember("schemaVersion", 1), JSONMember("count", .number(Double(all.count))),
+            JSONMember("runtimeCount", .number(Double(runtime.count))), JSONMember("stubs", .array(page)),
         ])
     }
 

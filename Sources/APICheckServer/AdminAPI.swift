@@ -48,6 +48,8 @@ enum AdminAPI {
 
     enum Reply {
         case now(status: Int, body: JSONValue, headers: [(String, String)])
+        /// The live page (``LivePage``), for a browser.
+        case page
         /// Reload on the thread pool, then answer.
         case reload
     }
@@ -55,7 +57,11 @@ enum AdminAPI {
     static func handle(
         method: HTTPMethod, uri: String, headers: HTTPHeaders, body: ByteBuffer?, peerIsLoopback: Bool, core: ServerCore
     ) -> Reply {
-        switch core.adminGuard.check(headers: headers, peerIsLoopback: peerIsLoopback) {
+        let request = StubRequest(method: method.rawValue, target: uri)
+        let route = request.path.dropFirst(prefix.count - 1).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // The live page holds no data: with a token it is served without one, and asks for it.
+        let isPage = method == .GET && route.isEmpty && (headers.first(name: "accept")?.contains("text/html") ?? false)
+        switch core.adminGuard.check(headers: headers, peerIsLoopback: peerIsLoopback, tokenNeeded: !isPage) {
         case .foreignHost(let host)?:
             return problem(
                 403, "Host not accepted",
@@ -69,14 +75,16 @@ enum AdminAPI {
         case nil:
             break
         }
-        let request = StubRequest(method: method.rawValue, target: uri)
-        let route = request.path.dropFirst(prefix.count - 1).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if isPage { return .page }
         let bytes = body.map { Array($0.readableBytesView) } ?? []
         switch (method, route.first ?? "") {
+        case (.GET, "") where route.isEmpty:
+            return ok(index(core))
         case (.GET, "health") where route.count == 1:
             return ok(health(core))
         case (_, "stubs"):
-            return stubs(method: method, id: route.count > 1 ? route.dropFirst().joined(separator: "/").removingPercentEncoding : nil, body: bytes, core: core)
+            return stubs(
+                method: method, id: route.count > 1 ? route.dropFirst().joined(separator: "/").removingPercentEncoding : nil, query: request.query, body: bytes, core: core)
         case (.POST, "reset") where route.count == 1:
             return reset(core)
         case (.GET, "journal") where route.count == 1:
@@ -119,6 +127,17 @@ enum AdminAPI {
     }
 
     // MARK: Endpoints
+
+    /// `GET /__apicheck/` for programs: where everything is (a browser gets the live page).
+    private static func index(_ core: ServerCore) -> JSONValue {
+        let endpoints = ["health", "stubs", "reset", "journal", "requests/find", "requests/count", "requests/unmatched", "scenarios", "reload"]
+        return .object([
+            JSONMember("schemaVersion", 1),
+            JSONMember("livePage", .string(core.baseURL + prefix)),
+            JSONMember("_links", .object(endpoints.map { JSONMember($0, .object([JSONMember("href", .string(prefix + $0))])) })),
+            JSONMember("documentation", "docs/stub-server.md#the-admin-api"),
+        ])
+    }
 
     private static func health(_ core: ServerCore) -> JSONValue {
         let reload = core.reloadStatus

@@ -33,11 +33,13 @@ struct AdminGuard: Sendable {
         case notLoopback
     }
 
-    func check(headers: HTTPHeaders, peerIsLoopback: Bool) -> Refusal? {
+    /// `tokenNeeded: false` for the live page's document, which holds no data and asks for the token.
+    func check(headers: HTTPHeaders, peerIsLoopback: Bool, tokenNeeded: Bool = true) -> Refusal? {
         let host = headers.first(name: "host")
         if let host, !accepts(host: host) { return .foreignHost(host) }
         if let origin = headers.first(name: "origin"), !isSameOrigin(origin, host: host) { return .crossOrigin(origin) }
         if let token {
+            guard tokenNeeded else { return nil }
             guard let authorization = headers.first(name: "authorization"), authorization.hasPrefix("Bearer "),
                 AdminAPI.constantTimeEquals(Array(authorization.utf8.dropFirst(7)), Array(token.utf8))
             else { return .tokenRequired }

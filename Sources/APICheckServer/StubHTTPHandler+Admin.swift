@@ -33,6 +33,12 @@ extension StubHTTPHandler {
         case .now(let status, let body, let headers):
             let type = status >= 400 ? "application/problem+json" : "application/json"
             writeSimple(status: status, body: Data(JSONWriter(style: .pretty).bytes(body)), contentType: type, head: head, keepAlive: keepAlive, extraHeaders: headers, context: context)
+        case .page:
+            writeSimple(
+                status: 200, body: Data(LivePage.html), contentType: "text/html; charset=utf-8", head: head, keepAlive: keepAlive,
+                extraHeaders: [
+                    ("Content-Security-Policy", LivePage.contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+                ], context: context)
         case .reload:
             state.answerStarted()
             let available = core.source != nil

@@ -25,7 +25,9 @@ struct ServeCommand: AsyncParsableCommand {
             listens on. Unmatched requests get a 404 application/problem+json that explains the \
             nearest stubs. The admin API lives under /__apicheck/ (health, stubs, runtime stubs \
             added and removed as WireMock's are, the journal and its queries, scenarios, reset, \
-            reload); see docs/stub-server.md.
+            reload); see docs/stub-server.md. A browser at /__apicheck/ gets the live page: \
+            the stubs with their match rules, scenarios to select, the requests as they arrive \
+            with each one's stub or near misses, the last reload and its errors.
 
             Binds 127.0.0.1 unless --host says otherwise. Stops gracefully on Ctrl-C or SIGTERM \
             (requests in flight finish) and exits 0.
@@ -366,7 +368,8 @@ struct ServeCommand: AsyncParsableCommand {
         // The first line says where it listens; scripts and tests read it.
         Output().write("Listening on \(server.baseURL) (\(counted(stubs.count, "stub")))")
         preparedTLS.printTrust(for: server, output: output)
-        Output().write("Admin API: \(server.baseURL)/__apicheck/health\(adminToken == nil ? " (loopback only)" : " (token required)")\(watch ? "; watching for changes" : ""). Stop with Ctrl-C.")
+        Output().write(
+            "Live page and admin API: \(server.baseURL)/__apicheck/\(adminToken == nil ? " (loopback only)" : " (token required)")\(watch ? "; watching for changes" : ""). Stop with Ctrl-C.")
 
         if let upstream = configuration.upstream {
             Output().write("Unmatched requests go to \(upstream.origin)\(recordTo.map { "; recording into \($0)" } ?? "").")

@@ -420,7 +420,7 @@ enum RawHTTP {
         return (port, slash == rest.endIndex ? "/" : String(rest[slash...]))
     }
 
-    private static func open(port: Int, timeout: Int) throws -> Int32 {
+    static func open(port: Int, timeout: Int) throws -> Int32 {
         #if canImport(Darwin)
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -443,7 +443,7 @@ enum RawHTTP {
         return fd
     }
 
-    private static func sendAll(_ fd: Int32, _ text: String) throws {
+    static func sendAll(_ fd: Int32, _ text: String) throws {
         let bytes = Array(text.utf8)
         let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         guard sent == bytes.count else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }

@@ -230,3 +230,58 @@ import Testing
         #expect(guardian.check(headers: headers, peerIsLoopback: true) == .crossOrigin("http://localhost:2"))
     }
 }
+
+/// `/__apicheck/` itself: the live page for a browser, an index for programs, and stub listing
+/// pages and searches the page uses.
+@Suite struct LivePageServingTests {
+    private func get(_ port: Int, _ target: String, accept: String, host: String? = nil, headers: String = "") throws -> RawResponse {
+        let connection = try RawConnection(port: port)
+        try connection.send("GET \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nAccept: \(accept)\r\n\(headers)Connection: close\r\n\r\n")
+        return try connection.readResponse()
+    }
+
+    @Test func aBrowserGetsThePageAndAProgramTheIndex() async throws {
+        try await withStubServer(StubSet([stub("a", "GET", "/a"), stub("b", "GET", "/things/b")]), configuration: testConfiguration()) { server in
+            let port = server.port
+            try await blockingIO {
+                let page = try get(port, "/__apicheck/", accept: "text/html,application/xhtml+xml,*/*;q=0.8")
+                #expect(page.status == 200)
+                #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+                let policy = try #require(page.header("Content-Security-Policy"))
+                #expect(policy.hasPrefix("default-src 'none'; script-src 'sha256-") && policy.contains("connect-src 'self'") && policy.hasSuffix("frame-ancestors 'none'"))
+                #expect(page.header("X-Content-Type-Options") == "nosniff")
+                #expect(page.text.contains("<title>apicheck serve</title>") && page.text.contains(#"<table id="journal">"#))
+                #expect(try get(port, "/__apicheck", accept: "text/html").status == 200)
+
+                let index = try get(port, "/__apicheck/", accept: "application/json")
+                #expect(index.header("Content-Type") == "application/json")
+                let json = try JSONParser().parseValue(index.body)
+                #expect(json.value(at: "/_links/requests~1unmatched/href") == "/__apicheck/requests/unmatched")
+                #expect(json["livePage"] == .string(server.baseURL + "/__apicheck/"))
+                // Another site's name gets neither.
+                #expect(try get(port, "/__apicheck/", accept: "text/html", host: "evil.example").status == 403)
+
+                // What the page's stub list asks for: a search and a page of it.
+                let searched = try JSONParser().parseValue(try get(port, "/__apicheck/stubs?q=THINGS&limit=5", accept: "application/json").body)
+                #expect(searched["count"] == 1 && searched.value(at: "/stubs/0/name") == "b")
+                let paged = try JSONParser().parseValue(try get(port, "/__apicheck/stubs?offset=1&limit=1", accept: "application/json").body)
+                #expect(paged["count"] == 2 && paged.value(at: "/stubs/0/name") == "b")
+            }
+        }
+    }
+
+    @Test func withATokenThePageIsServedAndItsDataIsNot() async throws {
+        try await withStubServer(StubSet([stub("a", "GET", "/a")]), configuration: testConfiguration { $0.adminToken = "s3cret" }) { server in
+            let port = server.port
+            try await blockingIO {
+                let page = try get(port, "/__apicheck/", accept: "text/html")
+                let index = try get(port, "/__apicheck/", accept: "application/json")
+                let stubs = try get(port, "/__apicheck/stubs", accept: "application/json")
+                let withToken = try get(port, "/__apicheck/stubs", accept: "application/json", headers: "Authorization: Bearer s3cret\r\n")
+                // The token is never read from the URL.
+                let inTheURL = try get(port, "/__apicheck/stubs?token=s3cret&access_token=s3cret", accept: "application/json")
+                #expect(page.status == 200 && index.status == 401 && stubs.status == 401 && withToken.status == 200 && inTheURL.status == 401)
+            }
+        }
+    }
+}
