@@ -4,14 +4,16 @@ enum HTMLEscaping {
     /// Text content: `& < >`, and U+0000 as U+FFFD (what the HTML parser would do, said aloud).
     /// A literal `&amp;` in the input comes out as `&amp;amp;`: the reader sees what the API sent.
     static func writeText<Output: TextOutputStream>(_ text: String, into output: inout Output) {
-        write(text, into: &output) { bytes, index in
-            switch bytes[index] {
-            case UInt8(ascii: "&"): ("&amp;", 1)
-            case UInt8(ascii: "<"): ("&lt;", 1)
-            case UInt8(ascii: ">"): ("&gt;", 1)
-            case 0: ("\u{FFFD}", 1)
-            default: nil
-            }
+        write(text, into: &output) { bytes, index in textEscape(bytes[index]).map { ($0, 1) } }
+    }
+
+    private static func textEscape(_ byte: UInt8) -> String? {
+        switch byte {
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case 0: "\u{FFFD}"
+        default: nil
         }
     }
 
@@ -20,13 +22,9 @@ enum HTMLEscaping {
     static func writeAttributeValue<Output: TextOutputStream>(_ text: String, into output: inout Output) {
         write(text, into: &output) { bytes, index in
             switch bytes[index] {
-            case UInt8(ascii: "&"): ("&amp;", 1)
-            case UInt8(ascii: "<"): ("&lt;", 1)
-            case UInt8(ascii: ">"): ("&gt;", 1)
             case UInt8(ascii: "\""): ("&quot;", 1)
             case UInt8(ascii: "'"): ("&#39;", 1)
-            case 0: ("\u{FFFD}", 1)
-            default: nil
+            case let byte: textEscape(byte).map { ($0, 1) }
             }
         }
     }

@@ -29,7 +29,7 @@ enum HTMLReportAssets {
         svg .edge-label { fill: var(--muted); font-size: 11px; }
         svg .node { cursor: pointer; } svg .node circle { stroke: #fff; stroke-width: 1.5; }
         svg .node.error circle { fill: var(--error); } svg .node.warning circle { fill: var(--warning); }
-        svg .node.passed circle { fill: var(--passed); } svg .node.unchecked circle { fill: var(--unchecked); }
+        svg .node.passed circle { fill: var(--passed); } svg .node.unchecked circle { fill: var(--unchecked); } svg .node.root circle { fill: #3f51b5; }
         svg .node.selected circle { stroke: var(--ink); stroke-width: 3; }
         svg .node.match text { font-weight: 700; } svg .dim { opacity: 0.25; }
         svg .toggle { cursor: pointer; fill: #3f51b5; font-weight: 700; }
@@ -58,7 +58,7 @@ enum HTMLReportAssets {
             var passed = methods.some(function (m) { return m.passed > 0; });
             return {
               label: raw.l, parent: raw.p === undefined ? null : raw.p, methods: methods, checks: checks, errors: errors, warnings: warnings,
-              worst: errors > 0 ? "error" : warnings > 0 ? "warning" : passed ? "passed" : "unchecked",
+              worst: raw.p === undefined ? "root" : errors > 0 ? "error" : warnings > 0 ? "warning" : passed ? "passed" : "unchecked",
               defects: raw.d || [], types: raw.t || [], resources: raw.r || [], moreResources: raw.rm || 0
             };
           });
@@ -79,6 +79,7 @@ enum HTMLReportAssets {
           var SVG = "http://www.w3.org/2000/svg";
           var COLUMN = 230, ROW = 24, PAD = 24;
 
+          function count(number, noun) { return number + " " + noun + (number === 1 ? "" : "s"); }
           function element(name, text, className) {
             var made = document.createElement(name);
             if (text !== undefined && text !== null) { made.textContent = String(text); }
@@ -154,7 +155,7 @@ enum HTMLReportAssets {
               var radius = 4 + Math.min(9, Math.log2(1 + node.checks) * 1.5);
               group.appendChild(svgElement("circle", { cx: x(index), cy: y(index), r: radius }));
               var title = svgElement("title");
-              title.textContent = node.key + " — " + node.checks + " checks, " + node.errors + " errors, " + node.warnings + " warnings";
+              title.textContent = node.key + " — " + count(node.checks, "check") + ", " + count(node.errors, "error finding") + ", " + count(node.warnings, "warning finding");
               group.appendChild(title);
               var text = svgElement("text", { x: x(index) + radius + 4, y: y(index) + 4 });
               var label = node.label.length > 30 ? node.label.slice(0, 29) + "…" : node.label;
@@ -181,7 +182,12 @@ enum HTMLReportAssets {
             var node = nodes[index];
             details.textContent = "";
             details.appendChild(element("h3", node.key));
-            details.appendChild(element("p", node.checks + " checks · " + node.errors + " error findings · " + node.warnings + " warning findings", "hint"));
+            details.appendChild(element("p", node.parent === null
+              ? "Where the crawl started: the root resource."
+              : count(node.checks, "check") + " · " + count(node.errors, "error finding") + " · " + count(node.warnings, "warning finding"), "hint"));
+            var link = element("a", "Link to this view");
+            link.setAttribute("href", "?place=" + index);
+            details.appendChild(link);
             if (node.methods.length > 0) {
               var table = element("table"), head = element("tr");
               ["method", "passed", "failed", "not checked", "skipped"].forEach(function (name) { head.appendChild(element("th", name)); });
@@ -223,6 +229,7 @@ enum HTMLReportAssets {
             selected = index;
             draw();
             show(index);
+            remember();
             var mark = document.getElementById("place-" + index);
             if (mark && mark.scrollIntoView) { mark.scrollIntoView({ block: "center", inline: "center" }); }
           }
@@ -237,7 +244,7 @@ enum HTMLReportAssets {
               return;
             }
             var group = target.closest ? target.closest("[data-index]") : null;
-            if (group) { selected = Number(group.getAttribute("data-index")); draw(); show(selected); }
+            if (group) { selected = Number(group.getAttribute("data-index")); draw(); show(selected); remember(); }
           });
           canvas.addEventListener("keydown", function (event) {
             var group = event.target.closest ? event.target.closest("[data-index]") : null;
@@ -249,12 +256,13 @@ enum HTMLReportAssets {
             clearTimeout(searchTimer);
             searchTimer = setTimeout(function () {
               var query = search.value.trim().toLowerCase();
-              if (query === "") { matches = null; draw(); return; }
+              if (query === "") { matches = null; draw(); filter(); return; }
               matches = new Set();
               nodes.forEach(function (node, index) {
                 if (node.key.toLowerCase().indexOf(query) >= 0) { matches.add(index); expandAncestors(index); }
               });
               draw();
+              filter();
             }, 120);
           });
           document.getElementById("map-expand").addEventListener("click", function () { collapsed.fill(0); draw(); });
@@ -270,15 +278,32 @@ enum HTMLReportAssets {
 
           var ruleFilter = document.getElementById("rule-filter"), severityFilter = document.getElementById("severity-filter");
           var defectStatus = document.getElementById("defects-status");
+          // Defects by rule, severity and, while a search is on, places that match it.
           function filter() {
             var rule = ruleFilter ? ruleFilter.value : "", severity = severityFilter ? severityFilter.value : "";
             var items = document.querySelectorAll("li.defect"), shown = 0;
             items.forEach(function (item) {
               var visible = (rule === "" || item.getAttribute("data-rule") === rule) && (severity === "" || item.getAttribute("data-severity") === severity);
+              if (visible && matches !== null) {
+                var places = item.querySelectorAll("a.place-link");
+                visible = Array.prototype.some.call(places, function (place) { return matches.has(Number(place.getAttribute("data-place"))); });
+              }
               item.hidden = !visible;
               if (visible) { shown++; }
             });
-            if (defectStatus) { defectStatus.textContent = shown + " of " + items.length + " defects shown"; }
+            if (defectStatus) { defectStatus.textContent = shown + " of " + items.length + " defects shown" + (matches !== null ? " (at the places found)" : ""); }
+            remember();
+          }
+          // The address says what is shown, so it can be shared: ?rule=&severity=&search=&place=.
+          function remember() {
+            if (!history.replaceState) { return; }
+            var parameters = new URLSearchParams();
+            if (ruleFilter && ruleFilter.value) { parameters.set("rule", ruleFilter.value); }
+            if (severityFilter && severityFilter.value) { parameters.set("severity", severityFilter.value); }
+            if (search.value.trim()) { parameters.set("search", search.value.trim()); }
+            if (selected >= 0) { parameters.set("place", String(selected)); }
+            var query = parameters.toString();
+            try { history.replaceState(null, "", (query ? "?" + query : location.pathname) + (location.hash.indexOf("#defect-") === 0 ? location.hash : "")); } catch (ignored) { return; }
           }
           if (ruleFilter) { ruleFilter.addEventListener("change", filter); }
           if (severityFilter) { severityFilter.addEventListener("change", filter); }
@@ -288,12 +313,16 @@ enum HTMLReportAssets {
           if (fallback) { fallback.hidden = true; }
           // A view can be shared as a link: ?rule=…&severity=…&search=…&place=N (or #place-N).
           var parameters = new URLSearchParams(location.search);
-          function choose(select, value) {
+          var unknown = [];
+          function choose(select, name) {
+            var value = parameters.get(name);
             if (!select || value === null) { return; }
-            for (var i = 0; i < select.options.length; i++) { if (select.options[i].value === value) { select.selectedIndex = i; } }
+            var found = false;
+            for (var i = 0; i < select.options.length; i++) { if (select.options[i].value === value) { select.selectedIndex = i; found = true; } }
+            if (!found) { unknown.push(name + "=" + value + " names no " + name + " of this report"); }
           }
-          choose(ruleFilter, parameters.get("rule"));
-          choose(severityFilter, parameters.get("severity"));
+          choose(ruleFilter, "rule");
+          choose(severityFilter, "severity");
           var query = (parameters.get("search") || "").trim().toLowerCase();
           if (query !== "") {
             search.value = parameters.get("search");
@@ -304,7 +333,8 @@ enum HTMLReportAssets {
           filter();
           var hash = /^#place-(\\d+)$/.exec(location.hash), place = parameters.get("place");
           var chosen = hash ? Number(hash[1]) : place !== null ? Number(place) : -1;
-          if (chosen >= 0 && chosen < nodes.length) { reveal(chosen); }
+          if (chosen >= 0 && chosen < nodes.length) { reveal(chosen); } else if (place !== null) { unknown.push("place=" + place + " is not a place of this map (0–" + (nodes.length - 1) + ")"); }
+          if (unknown.length > 0) { status.textContent = "Ignored: " + unknown.join("; ") + ". " + status.textContent; }
           // When the page became usable, for Benchmarks/html-report.sh (milliseconds from navigation).
           document.documentElement.setAttribute("data-map-drawn", "true");
           document.documentElement.setAttribute("data-map-drawn-ms", String(Math.round(performance.now())));

@@ -108,8 +108,8 @@ public struct HTMLReportRenderer: ReportRenderer {
             .element(.h2, [], [.text("The API's map")]),
             .element(.p, [.class(HTMLToken("hint"))], [
                 .text("One node per place in the API's shape (rel path from the root, indices stripped), by depth from the root. "
-                    + "Size: checks made there; colour: the worst finding (red error, amber warning, green passed, grey not checked). "
-                    + "Click a node for what happened there; ± folds its subtree.")
+                    + "Size: checks made there; colour: the worst finding (red error, amber warning, green passed, grey not checked; blue: the root). "
+                    + "Click a node for what happened there; ± folds its subtree. The address follows what is shown: copy it to share the view.")
             ]),
             .element(.div, [.class(HTMLToken("controls"))], [
                 .element(.label, [.tokens(.for, [HTMLToken("map-search")])], [.text("Find a place ")]),

@@ -14,6 +14,7 @@ extension AdminAPI {
         switch (method, route.first ?? "") {
         case (.POST, "find") where route.count == 1, (.POST, "count") where route.count == 1:
             let pattern: RequestPattern
+            var warnings: [Diagnostic] = []
             if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
                 pattern = RequestPattern(method: nil, path: .anything)
             } else {
@@ -28,12 +29,16 @@ extension AdminAPI {
                         headers: [])
                 }
                 pattern = decodedPattern
+                warnings = decoded.diagnostics
             }
+            // An unknown key (`mthod`) is a warning, as in a stub file: the pattern then matches more than meant.
+            let said = JSONMember("warnings", .array(warnings.map { .string($0.description) }))
             let matching = matchingEntries(pattern, in: core.responder.journal.all)
             if route[0] == "count" {
-                return ok(.object([JSONMember("schemaVersion", 1), JSONMember("count", .number(Double(matching.count)))]))
+                return ok(.object([JSONMember("schemaVersion", 1), JSONMember("count", .number(Double(matching.count))), said]))
             }
-            return ok(page(matching, total: matching.count, query: query))
+            guard case .object(let members) = page(matching, total: matching.count, query: query) else { return ok(.null) }
+            return ok(.object(members + [said]))
         case (.GET, "unmatched") where route.count == 1:
             let unmatched = core.responder.journal.all.enumerated().filter { _, entry in
                 if case .unmatched = entry.outcome { return true }

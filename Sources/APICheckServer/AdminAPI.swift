@@ -144,6 +144,7 @@ enum AdminAPI {
         var members = [
             JSONMember("schemaVersion", 1), JSONMember("status", "ok"),
             JSONMember("stubs", .number(Double(core.served.stubs.count))),
+            JSONMember("runtimeStubs", .number(Double(core.runtimeStubs.count))),
             JSONMember("baseURL", .string(core.baseURL)),
             JSONMember("uptimeSeconds", .number(((ContinuousClock.now - core.startedAt) / .milliseconds(1)).rounded() / 1000)),
             JSONMember("connections", .number(Double(core.connections.count))),

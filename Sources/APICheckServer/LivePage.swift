@@ -35,7 +35,7 @@ enum LivePage {
                 .element(.main, [], [
                     .element(.section, [.id(HTMLToken("reload-section"))], [
                         .element(.h2, [], [.text("Last reload")]),
-                        .element(.div, [.id(HTMLToken("reload"))], [.element(.p, [.class(HTMLToken("hint"))], [.text("No reload yet.")])]),
+                        .element(.div, [.id(HTMLToken("reload"))]),
                     ]),
                     .element(.section, [.id(HTMLToken("journal-section"))], [
                         .element(.h2, [], [.text("Requests "), .element(.small, [.id(HTMLToken("journal-count"))])]),
@@ -46,7 +46,7 @@ enum LivePage {
                     ]),
                     .element(.section, [.id(HTMLToken("scenarios-section"))], [
                         .element(.h2, [], [.text("Scenarios")]),
-                        .element(.div, [.id(HTMLToken("scenarios"))], [.element(.p, [.class(HTMLToken("hint"))], [.text("No use case has more than one scenario.")])]),
+                        .element(.div, [.id(HTMLToken("scenarios"))]),
                     ]),
                     .element(.section, [.id(HTMLToken("stubs-section"))], [
                         .element(.h2, [], [.text("Stubs "), .element(.small, [.id(HTMLToken("stub-count"))])]),

@@ -35,6 +35,23 @@ enum LivePageAssets {
           var TOKEN_KEY = "apicheck-admin-token";
           var token = sessionStorage.getItem(TOKEN_KEY) || "";
           function byId(id) { return document.getElementById(id); }
+          function count(number, noun) { return number + " " + noun + (number === 1 ? "" : "s"); }
+          // Until the server accepts the token (when it has one), nothing is known: say so once,
+          // and keep the buttons that would be refused off.
+          var locked = false;
+          function lock(isLocked) {
+            locked = isLocked;
+            byId("token-form").hidden = !isLocked;
+            ["reload-button", "reset-button", "clear-journal-button", "add-stub-button"].forEach(function (id) { byId(id).disabled = isLocked; });
+            if (isLocked) {
+              ["reload", "scenarios"].forEach(function (id) { byId(id).textContent = ""; });
+              byId("journal").tBodies[0].textContent = "";
+              byId("stubs").tBodies[0].textContent = "";
+              byId("journal-count").textContent = "";
+              byId("stub-count").textContent = "";
+              journalSeen = ""; scenariosSeen = ""; lastReloadSeen = "";
+            }
+          }
           function element(name, text, className) {
             var made = document.createElement(name);
             if (text !== undefined && text !== null) { made.textContent = String(text); }
@@ -47,7 +64,7 @@ enum LivePageAssets {
             var init = { method: method, headers: headers, cache: "no-store", credentials: "omit" };
             if (body !== undefined) { headers["Content-Type"] = "application/json"; init.body = body; }
             return fetch("/__apicheck/" + path, init).then(function (response) {
-              if (response.status === 401) { byId("token-form").hidden = false; }
+              if (response.status === 401 && !locked) { lock(true); }
               return response.text().then(function (text) {
                 var json = null;
                 try { json = JSON.parse(text); } catch (ignored) { json = null; }
@@ -74,12 +91,20 @@ enum LivePageAssets {
           var lastReloadSeen = "";
           function refreshHealth() {
             return call("GET", "health").then(function (reply) {
-              if (reply.status === 401) { byId("health").textContent = "This server has an admin token (--admin-token): enter it to see its stubs and requests."; return null; }
+              if (reply.status === 401) {
+                byId("health").textContent = token
+                  ? "The server refused that token: check --admin-token and enter it again."
+                  : "This server has an admin token (--admin-token): enter it to see its stubs and requests.";
+                return null;
+              }
+              if (reply.status === 200 && locked) { lock(false); say(""); }
               if (reply.status !== 200 || !reply.json) { byId("health").textContent = "The admin API answered: " + problem(reply); return null; }
               var health = reply.json;
               byId("origin").textContent = health.baseURL;
-              byId("health").textContent = health.stubs + " stubs · " + health.journalEntries + " requests in the journal · " + health.connections
-                + " connections · up " + Math.round(health.uptimeSeconds) + " s · " + health.reloads + " reloads";
+              byId("health").textContent = count(health.stubs, "stub") + " from files"
+                + (health.runtimeStubs ? " + " + health.runtimeStubs + " added at run time" : "") + " · "
+                + count(health.journalEntries, "request") + " in the journal · " + count(health.connections, "connection")
+                + " · up " + Math.round(health.uptimeSeconds) + " s · " + count(health.reloads, "reload");
               var reloadKey = JSON.stringify(health.lastReload || null);
               if (reloadKey !== lastReloadSeen) { lastReloadSeen = reloadKey; showReload(health.lastReload); }
               return health;
@@ -172,10 +197,11 @@ enum LivePageAssets {
               scenariosSeen = key;
               var holder = byId("scenarios");
               holder.textContent = "";
-              if (reply.json.useCases.length === 0) { holder.appendChild(element("p", "No use case has more than one scenario.", "hint")); return; }
-              reply.json.useCases.forEach(function (useCase) {
+              var choices = reply.json.useCases.filter(function (useCase) { return useCase.scenarios.length > 1 || useCase.active; });
+              if (choices.length === 0) { holder.appendChild(element("p", "No use case has more than one scenario.", "hint")); return; }
+              choices.forEach(function (useCase) {
                 var line = element("p"), label = element("label", (useCase.useCase === "." ? "(top folder)" : useCase.useCase) + " "), select = element("select");
-                var any = element("option", "(none selected: the first in load order)");
+                var any = element("option", "(none selected: every scenario competes)");
                 any.value = "";
                 select.appendChild(any);
                 useCase.scenarios.forEach(function (name) {
@@ -238,7 +264,6 @@ enum LivePageAssets {
           byId("use-token").addEventListener("click", function () {
             token = byId("token").value;
             sessionStorage.setItem(TOKEN_KEY, token);
-            byId("token-form").hidden = true;
             tick(); refreshStubs(); refreshScenarios();
           });
 

@@ -26,8 +26,13 @@ enum CLI {
     }
 
     static func run(_ arguments: [String], in directory: URL = repository) throws -> CLIResult {
+        try runProcess(executable, arguments, in: directory)
+    }
+
+    /// Runs any program to its end, its output collected (as ``run(_:in:)`` runs `apicheck`).
+    static func runProcess(_ program: URL, _ arguments: [String], in directory: URL = repository) throws -> CLIResult {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment

@@ -44,22 +44,13 @@ enum Chromium {
         let binary = try #require(path, "Chromium is required (APICHECK_REQUIRE_CHROMIUM=1) but neither chromium nor chromium-browser is installed: apt-get install -y chromium")
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("apicheck-chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)",
-            "--proxy-server=http://127.0.0.1:9", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-default-apps", "--disable-domain-reliability", "--metrics-recording-only", "--disable-client-side-phishing-detection",
-        ] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLIResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return try CLI.runProcess(
+            URL(fileURLWithPath: binary),
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)",
+                "--proxy-server=http://127.0.0.1:9", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-default-apps", "--disable-domain-reliability", "--metrics-recording-only", "--disable-client-side-phishing-detection",
+            ] + arguments)
     }
 }
 

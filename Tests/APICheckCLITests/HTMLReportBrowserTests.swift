@@ -60,6 +60,15 @@ struct HTMLReportBrowserTests {
         let cart = nodes.filter { $0.lowercased().contains("cart") }.count
         let searched = try Chromium.dom(of: page + "?search=cart")
         #expect(searched.contains("\(cart) of \(nodes.count) places match"))
+        // The search narrows the defects to those at the places found.
+        let atCart = html.components(separatedBy: #"<li id="defect-"#).dropFirst().filter { item in
+            item.matches(of: /data-place="(\d+)"/).contains { nodes[Int($0.output.1)!].lowercased().contains("cart") }
+        }.count
+        #expect(atCart > 0 && atCart < 13)
+        #expect(searched.contains("\(atCart) of 13 defects shown (at the places found)"))
+        // A selected place offers its link; a place that does not exist is said to be ignored.
+        #expect(selected.contains(#"<a href="?place=\#(movieIndex)">Link to this view</a>"#))
+        #expect(try Chromium.dom(of: page + "?place=999").contains("Ignored: place=999 is not a place of this map"))
         try Chromium.screenshot(of: page + "?place=\(movieIndex)", to: Chromium.screenshotFolder.appendingPathComponent("html-report.png"))
         #expect(FileManager.default.fileExists(atPath: Chromium.screenshotFolder.appendingPathComponent("html-report.png").path))
     }

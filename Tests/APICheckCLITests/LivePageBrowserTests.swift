@@ -34,7 +34,7 @@ struct LivePageBrowserTests {
         #expect(try send(server, "POST", "/__apicheck/reload", body: "").hasPrefix("HTTP/1.1 422"))
 
         let dom = try Chromium.dom(of: server.baseURL + "/__apicheck/")
-        #expect(dom.contains("2 stubs · 3 requests in the journal"), "\(dom.prefix(3000))")
+        #expect(dom.contains("2 stubs from files + 1 added at run time · 3 requests in the journal"), "\(dom.prefix(3000))")
         #expect(dom.contains("<td>/moovies/7</td>") && dom.contains("no stub: near misses"))
         #expect(dom.contains("<td>/movies/7</td>") && dom.contains("<td>movie</td>"))
         #expect(dom.contains(#"<td class="badge runtime">runtime</td>"#) && dom.contains(">Remove</button>"))
@@ -54,6 +54,9 @@ struct LivePageBrowserTests {
         #expect(dom.contains(#"<div id="token-form">"#), "the token form stays hidden")
         #expect(dom.contains("This server has an admin token (--admin-token): enter it"))
         #expect(!dom.contains(#"<td class="badge file">"#))
+        // Nothing is claimed before the token is given, and what would be refused is off.
+        #expect(!dom.contains(#"<p class="hint">No use case"#) && !dom.contains(#"<p class="hint">No reload yet"#))
+        #expect(dom.contains(#"<button id="reset-button" type="button" disabled="">"#))
     }
 }
 

@@ -160,6 +160,10 @@ import Testing
                 #expect(wrongBody?["count"] == 0)
                 let (_, everything) = try admin(port, "POST", "/__apicheck/requests/count", body: "")
                 #expect(everything?["count"] == 4)
+                // A misspelt key is said, as in a stub file (the pattern then matches more than meant).
+                let (_, misspelt) = try admin(port, "POST", "/__apicheck/requests/count", body: #"{"path": "/a", "mthod": "POST"}"#)
+                #expect(misspelt?["count"] == 2)
+                #expect(misspelt?.value(at: "/warnings/0").map { "\($0)".contains("mthod") } == true)
 
                 let (bad, badJSON) = try admin(port, "POST", "/__apicheck/requests/find", body: "{\n\"path\": 3}")
                 #expect(bad.status == 422)
