@@ -97,4 +97,7 @@ enum APICheckVersion {
     /// Where APICheck's source lives: what `.package(url:)` lines and the CI workflow `init`
     /// writes fetch.
     static let repository = "https://github.com/apicheck/apicheck"
+    /// The GitHub Action at this version (action.yml at the repository's root, tagged `vX.Y.Z`):
+    /// what the workflows `init --ci github` writes use.
+    static let action = repository.replacingOccurrences(of: "https://github.com/", with: "") + "@v" + current
 }

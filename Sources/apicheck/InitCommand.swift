@@ -112,6 +112,7 @@ struct Scaffold {
                 files.append(File(
                     path: ".github/workflows/" + name,
                     contents: contents
+                        .replacingOccurrences(of: "@APICHECK_ACTION@", with: APICheckVersion.action)
                         .replacingOccurrences(of: "@APICHECK_REPOSITORY@", with: APICheckVersion.repository)
                         .replacingOccurrences(of: "@APICHECK_VERSION@", with: APICheckVersion.current)))
             }

@@ -49,10 +49,13 @@ import Testing
                     "\(written) differs from templates/\(template): run scripts/embed-templates")
         }
         let workflow = try #require(contents(folder.appendingPathComponent(".github/workflows/apicheck.yml")))
-        #expect(workflow.contains("run: apicheck crawl http://localhost:3000/ --stubs stubs --format github"))
+        // The repository's action at this version, crawling the stubs (not a build from source every run).
+        #expect(workflow.contains("- uses: apicheck/apicheck@v0.1.0\n") && workflow.contains("stubs: stubs") && workflow.contains("root: http://localhost:3000/"))
+        #expect(!workflow.contains("swift build"))
         #expect(!workflow.contains("@APICHECK_"), "every placeholder is filled")
         let drift = try #require(contents(folder.appendingPathComponent(".github/workflows/apicheck-drift.yml")), "the nightly verify workflow")
         #expect(drift.contains("apicheck verify \"$@\"") && drift.contains("--coverage") && drift.contains("schedule:"))
+        #expect(drift.contains("- uses: apicheck/apicheck@v0.1.0\n") && drift.contains("install-only: \"true\""))
         #expect(!drift.contains("@APICHECK_"), "every placeholder is filled")
         // Every file under templates/ (but its README) is embedded: none added without the script.
         let sources = FileManager.default.enumerator(atPath: templates.path)?.compactMap { $0 as? String }
